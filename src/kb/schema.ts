@@ -1,0 +1,175 @@
+// The shape of everything in kb/. The files are data written by people; this schema is what lets
+// a typo fail at load with its file, field and reason instead of surfacing as a wrong answer.
+import { z } from 'zod';
+
+/** Every user-facing string exists in English and Simplified Chinese. */
+export const Text = z.strictObject({
+  en: z.string().trim().min(1),
+  zh: z.string().trim().min(1),
+});
+export type Text = z.infer<typeof Text>;
+
+/** The facts a rule may reason over (see src/classify/facts.ts for how each is read). */
+export const FACT_NAMES = [
+  'oom', // which allocator ran out, from the exception wording: cuda | hip | mps | directml | xpu | ram
+  'signatures', // ids of kb/signatures.yaml entries seen in the paste (array)
+  'primarySignature', // the signature on the failing exception line, when there is one
+  'stage', // sampling | vae_decode | vae_encode | model_load | text_encoder | upscale | detector | training | other
+  'node', // the failing node's class name
+  'backend', // cuda | rocm | zluda | mps | directml | xpu | cpu
+  'gpuVendor', // nvidia | amd | intel | apple
+  'gpuName',
+  'os', // windows | linux | macos
+  'app', // comfyui | a1111 | forge | fooocus | invokeai | sdnext | wan2gp | easydiffusion | swarmui
+  'install', // portable | desktop | manual | docker
+  'flags', // ComfyUI launch flags seen (array)
+  'attention', // sage | flash | xformers | pytorch | split | quad
+  'dynamicVram', // true | false
+  'vramGb',
+  'ramGb',
+  'requestedGb',
+  'totalGb',
+  'freeGb',
+  'allocatedGb',
+  'reservedUnallocatedGb',
+  'freeShare', // freeGb / totalGb as the allocator reported them
+  'requestFitsFree', // true when the failed request was smaller than the memory reported free
+  'comfyuiVersion',
+  'torchVersion',
+  'videoWorkflow', // true when the paste shows a video model or frames
+  'recoveredVaeTiling', // ComfyUI's own "retrying with tiled VAE decoding" warning was printed
+] as const;
+export const FactName = z.enum(FACT_NAMES);
+export type FactName = z.infer<typeof FactName>;
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** A test on one fact. A leaf uses exactly one operator. */
+const Leaf = z
+  .strictObject({
+    fact: FactName,
+    is: Scalar.optional(),
+    in: z.array(Scalar).min(1).optional(),
+    has: z.string().optional(), // array facts: contains this value
+    hasAny: z.array(z.string()).min(1).optional(),
+    lt: z.number().optional(),
+    gte: z.number().optional(),
+    versionLt: z.string().regex(/^\d+(\.\d+){0,2}$/).optional(),
+    versionGte: z.string().regex(/^\d+(\.\d+){0,2}$/).optional(),
+    known: z.boolean().optional(), // the fact was (true) or was not (false) found in the paste
+  })
+  .refine((c) => ['is', 'in', 'has', 'hasAny', 'lt', 'gte', 'versionLt', 'versionGte', 'known'].filter((k) => k in c).length === 1, {
+    message: 'a fact test needs exactly one of is, in, has, hasAny, lt, gte, versionLt, versionGte, known',
+  });
+
+export type Condition =
+  | z.infer<typeof Leaf>
+  | { all: Condition[] }
+  | { any: Condition[] }
+  | { not: Condition };
+
+export const Condition: z.ZodType<Condition> = z.lazy(() =>
+  z.union([
+    Leaf,
+    z.strictObject({ all: z.array(Condition).min(1) }),
+    z.strictObject({ any: z.array(Condition).min(1) }),
+    z.strictObject({ not: Condition }),
+  ]),
+);
+
+export const Source = z.strictObject({
+  title: z.string().min(1),
+  url: z.string().url(),
+});
+
+/** One way to carry out a step; the first variant whose `when` holds is shown. */
+export const Variant = z.strictObject({
+  when: Condition.optional(),
+  text: Text,
+  /** Windows portable build: what to type or edit (run_nvidia_gpu.bat etc.). */
+  portable: z.string().optional(),
+  /** Manual / venv install (any OS): the command line. */
+  manual: z.string().optional(),
+});
+
+export const Step = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  title: Text,
+  why: Text,
+  do: z.array(Variant).min(1).refine((v) => v.slice(0, -1).every((x) => x.when), {
+    message: 'every variant but the last needs a `when` (the last is the default)',
+  }),
+  verify: Text,
+  effort: z.enum(['low', 'medium', 'high']),
+  /** Skip the step when this is certainly true of the user's setup (e.g. the flag is already set). */
+  skipIf: Condition.optional(),
+  /** Offer the step only when this may be true (an unknown fact does not rule it out). */
+  onlyIf: Condition.optional(),
+  sources: z.array(Source).min(1),
+});
+export type Step = z.infer<typeof Step>;
+
+export const Entry = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  /** The corpus category this entry answers with. */
+  category: z.enum([
+    'oom_gpu_sampling',
+    'oom_gpu_vae',
+    'oom_gpu_model_load',
+    'oom_gpu_other',
+    'oom_cpu_ram',
+    'oom_amd_hip',
+    'oom_mps',
+    'oom_directml',
+    'not_oom',
+  ]),
+  title: Text,
+  cause: Text,
+  /** When the entry applies. Its specificity is the number of fact tests in it. */
+  match: Condition,
+  /** Breaks ties between entries of equal specificity; higher wins. */
+  priority: z.number().int().default(0),
+  steps: z.array(z.string()).default([]),
+  sources: z.array(Source).min(1),
+});
+export type Entry = z.infer<typeof Entry>;
+
+/** Error wordings: the "information" patterns, kept apart from the entries that reason over them. */
+export const Signature = z.strictObject({
+  id: z.string().regex(/^[a-z0-9_]+$/),
+  /** The allocator this wording says ran out; absent for non-memory errors. */
+  oom: z.enum(['cuda', 'hip', 'mps', 'directml', 'xpu', 'ram']).optional(),
+  /** Case-insensitive regular expressions, one line at a time; see src/classify/patterns.ts for the allowed subset. */
+  patterns: z.array(z.string().min(3)).min(1),
+  /** A warning or a recovery message, not a failure: never the primary error. */
+  benign: z.boolean().default(false),
+  note: z.string().optional(),
+});
+export type Signature = z.infer<typeof Signature>;
+
+/** How a node name, a stack frame or a "Requested to load" class points at a stage. */
+export const StageHints = z.strictObject({
+  stages: z.array(
+    z.strictObject({
+      stage: z.string(),
+      /** Node class names: exact, or with * as a wildcard (case-insensitive). */
+      nodes: z.array(z.string()).default([]),
+      /** Substrings of a stack frame line ("File ..., in fn" or the code line below it). */
+      frames: z.array(z.string()).default([]),
+      /** Model classes named by "Requested to load X" (exact, or with *). */
+      models: z.array(z.string()).default([]),
+    }),
+  ),
+});
+export type StageHints = z.infer<typeof StageHints>;
+
+/** ComfyUI's launch flags as the facts sheet lists them, with the builds that have them. */
+export const Flag = z.strictObject({
+  flag: z.string().regex(/^--[a-z0-9_-]+$/),
+  /** in: present in the Oct-2025 snapshot (0.3.64) and in ≈0.35; newer: only newer builds; removed: gone in newer builds; never: not a ComfyUI flag */
+  status: z.enum(['in', 'newer', 'removed', 'never']),
+  /** For `newer`: the first version known to have it, or the newest known to lack it. */
+  knownAbsentIn: z.string().optional(),
+  help: z.string().optional(),
+});
+export type Flag = z.infer<typeof Flag>;
