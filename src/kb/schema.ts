@@ -158,6 +158,8 @@ export const StageHints = z.strictObject({
       frames: z.array(z.string()).default([]),
       /** Model classes named by "Requested to load X" (exact, or with *). */
       models: z.array(z.string()).default([]),
+      /** Phrases in the log or the user's words within a few lines of the error (case-insensitive). */
+      phrases: z.array(z.string().min(2)).default([]),
     }),
   ),
 });

@@ -1,0 +1,91 @@
+// Paste in, diagnosis out: normalize, read the facts, then let every kb entry's rule vote.
+// The most specific entry that holds wins (ties go to the higher priority), never the first match.
+import type { Kb } from '../kb/load.ts';
+import type { Entry } from '../kb/schema.ts';
+import { evaluate } from './conditions.ts';
+import { compileReader, extractFacts, type Evidence, type Facts } from './facts/index.ts';
+import { normalize } from './normalize.ts';
+
+export interface Candidate {
+  entry: string;
+  category: Entry['category'];
+  /** Fact tests of the entry that held (true match) or could not be decided (possible match). */
+  specificity: number;
+  match: 'holds' | 'possible';
+}
+
+export interface EvidenceLine {
+  fact: string;
+  /** 1-based line in the normalized paste. */
+  line: number;
+  text: string;
+  source: string;
+}
+
+export interface Diagnosis {
+  entry: Entry;
+  category: Entry['category'];
+  confidence: number;
+  facts: Facts;
+  evidence: EvidenceLine[];
+  runnersUp: Candidate[];
+  truncated: boolean;
+  kbVersion: string;
+}
+
+export type Classifier = (text: string) => Diagnosis;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function createClassifier(kb: Kb): Classifier {
+  const reader = compileReader(kb);
+  const fallback = [...kb.entries].filter((e) => e.category === 'not_oom').sort((a, b) => a.priority - b.priority)[0];
+  if (!fallback) throw new Error('kb has no not_oom entry to fall back on');
+
+  return (text: string): Diagnosis => {
+    const normalized = normalize(text);
+    const facts = extractFacts(normalized, reader);
+    const scored = kb.entries.map((entry) => ({ entry, result: evaluate(entry.match, facts) }));
+    const holds = scored
+      .filter((s) => s.result.truth === true)
+      .sort((a, b) => b.result.held.length - a.result.held.length || b.entry.priority - a.entry.priority);
+    const winner = holds[0];
+    const entry = winner?.entry ?? fallback;
+    const held = winner?.result.held ?? [];
+
+    const evidence: EvidenceLine[] = [];
+    const seen = new Set<string>();
+    for (const fact of ['exception', ...held, 'node', 'gpuName', 'vramGb'] as const) {
+      const ev: Evidence | undefined = facts.evidence[fact as keyof Facts['evidence']];
+      if (!ev || seen.has(`${fact}`) || !ev.text) continue;
+      seen.add(fact);
+      evidence.push({ fact, line: ev.line + 1, text: ev.text.trim(), source: ev.source });
+    }
+
+    const strengths = held.map((f) => facts.evidence[f]?.strength ?? 0.9);
+    let confidence = winner ? Math.min(1, ...strengths) : 0.4;
+    if (entry.category === 'not_oom' && !facts.primarySignature && !facts.oom) confidence = Math.min(confidence, 0.5);
+    if (normalized.truncated) confidence *= 0.95;
+
+    const runnersUp: Candidate[] = [
+      ...holds.slice(1).map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'holds' as const })),
+      ...scored
+        .filter((s) => s.result.truth === undefined)
+        .map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: 0, match: 'possible' as const })),
+    ]
+      .filter((c) => c.category !== entry.category)
+      .filter((c, i, all) => all.findIndex((x) => x.category === c.category) === i)
+      .slice(0, 3);
+
+    return {
+      entry,
+      category: entry.category,
+      confidence: round2(confidence),
+      facts,
+      evidence,
+      runnersUp,
+      truncated: normalized.truncated,
+      kbVersion: kb.version,
+    };
+  };
+}

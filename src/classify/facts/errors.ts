@@ -1,0 +1,169 @@
+// Finds the failure in a paste: the exception lines, which kb signatures they carry, and from those
+// which allocator (if any) ran out. "The first line of the exception decides the kind": a wording
+// on the failing exception line outranks the same wording anywhere else in the paste.
+import type { Signature } from '../../kb/schema.ts';
+import { compilePattern } from '../patterns.ts';
+import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
+
+/** The signature for an exception line no other signature explains. */
+export const GENERIC = 'generic_exception';
+
+/** On one line, the platform's own wording outranks the generic CUDA-named exception class. */
+const OOM_PRECEDENCE: OomKind[] = ['xpu', 'mps', 'directml', 'hip', 'ram', 'cuda'];
+
+export interface CompiledSignature {
+  sig: Signature;
+  /** Every pattern of the signature, run once over the whole text (global, multiline). */
+  scan: RegExp[];
+}
+
+export function compileSignatures(signatures: Signature[]): CompiledSignature[] {
+  return signatures.map((sig) => ({
+    sig,
+    scan: sig.patterns.map((p) => new RegExp(compilePattern(p).source, 'gim')),
+  }));
+}
+
+/** A line that states the failure, with how directly it does so (lower rank = more direct). */
+interface ErrorLine {
+  line: number;
+  rank: number;
+  type?: string;
+  message: string;
+}
+
+const REPORT_MESSAGE = /exception message:?\**:?\s{0,4}(.{0,800})/i;
+const REPORT_TYPE = /exception type:?\**:?\s{0,4}`?([\w.]{1,120})/i;
+const PROCESSING = /!!!\s?exception during processing\s?!!!\s{0,4}(.{0,800})/i;
+const EXECUTING = /error occurred when executing\s{1,3}([^:\n]{1,80}):\s{0,4}(.{0,800})/i;
+const PY_EXCEPTION = /^\s{0,12}(?:[\w]{1,60}\.){0,6}([A-Za-z_]\w{0,60}(?:Error|Exception|Failed|Fault))(?::\s{0,4}(.{0,800}))?$/;
+
+function errorLines(lines: string[]): ErrorLine[] {
+  const out: ErrorLine[] = [];
+  let reportType: string | undefined;
+  lines.forEach((text, line) => {
+    let m: RegExpExecArray | null;
+    if ((m = REPORT_TYPE.exec(text))) reportType = m[1];
+    if ((m = REPORT_MESSAGE.exec(text))) {
+      out.push({ line, rank: 0, type: reportType, message: m[1]!.trim() || (lines[line + 1] ?? '').trim() });
+    } else if ((m = PROCESSING.exec(text))) {
+      out.push({ line, rank: 1, message: m[1]!.trim() });
+    } else if ((m = EXECUTING.exec(text))) {
+      // Old toasts put the message on the next non-empty line.
+      let next = line + 1;
+      while (next < lines.length && next < line + 4 && !lines[next]!.trim()) next++;
+      const message = m[2]!.trim() || (lines[next] ?? '').trim();
+      out.push({ line: m[2]!.trim() ? line : next, rank: 1, message });
+    } else if ((m = PY_EXCEPTION.exec(text))) {
+      out.push({ line, rank: 2, type: m[1], message: (m[2] ?? '').trim() });
+    }
+  });
+  return out;
+}
+
+export interface ErrorFacts {
+  signatures: string[];
+  primarySignature?: string;
+  oom?: OomKind;
+  exception?: ExceptionInfo;
+  recoveredVaeTiling: boolean;
+  evidence: { oom?: Evidence; primarySignature?: Evidence; exception?: Evidence };
+}
+
+/** Maps a character offset in the joined text back to its line. */
+function lineIndex(lines: string[]): (offset: number) => number {
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += l.length + 1;
+  }
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+}
+
+export function readErrors(lines: string[], signatures: CompiledSignature[]): ErrorFacts {
+  const text = lines.join('\n');
+  const toLine = lineIndex(lines);
+  /** Lines where each signature matched, in order. */
+  const hits = new Map<string, number[]>();
+  for (const { sig, scan } of signatures) {
+    for (const re of scan) {
+      re.lastIndex = 0;
+      for (const m of text.matchAll(re)) {
+        const at = toLine(m.index);
+        const list = hits.get(sig.id) ?? [];
+        if (!list.includes(at)) list.push(at);
+        hits.set(sig.id, list);
+        if (m[0].length === 0) break;
+      }
+    }
+  }
+  const byId = new Map(signatures.map((s) => [s.sig.id, s.sig]));
+  const found = [...hits.keys()];
+  const candidates = errorLines(lines).sort((a, b) => a.rank - b.rank || a.line - b.line);
+
+  // Which non-benign signatures sit on (or right below) each exception line.
+  const onLine = (e: ErrorLine) =>
+    found.filter((id) => !byId.get(id)!.benign && hits.get(id)!.some((l) => l === e.line || (e.rank < 2 && l === e.line + 1)));
+
+  // The most direct exception line that carries a specific wording decides; the generic
+  // "some exception" signature only names the failure when nothing more specific does.
+  let primary: { id: string; at: ErrorLine } | undefined;
+  let oom: { kind: OomKind; line: number; strength: number; source: string } | undefined;
+  for (const e of candidates) {
+    const ids = onLine(e);
+    const specific = ids.filter((id) => id !== GENERIC);
+    if (!specific.length) {
+      if (!primary && ids.length) primary = { id: GENERIC, at: e };
+      continue;
+    }
+    const memory = specific
+      .filter((id) => byId.get(id)!.oom)
+      .sort((a, b) => OOM_PRECEDENCE.indexOf(byId.get(a)!.oom!) - OOM_PRECEDENCE.indexOf(byId.get(b)!.oom!))[0];
+    primary = { id: memory ?? specific[0]!, at: e };
+    if (memory) oom = { kind: byId.get(memory)!.oom!, line: e.line, strength: 1, source: 'exception line' };
+    break;
+  }
+  // No exception line names a specific failure: take a memory wording from anywhere (the last
+  // one, as a paste may hold several runs), trusting it less when an unknown exception is shown.
+  if (!primary || primary.id === GENERIC) {
+    for (const id of found) {
+      const sig = byId.get(id)!;
+      if (!sig.oom || sig.benign) continue;
+      const line = hits.get(id)!.at(-1)!;
+      const outranks = !oom || line > oom.line || (line === oom.line && OOM_PRECEDENCE.indexOf(sig.oom) < OOM_PRECEDENCE.indexOf(oom.kind));
+      if (outranks) oom = { kind: sig.oom, line, strength: primary ? 0.6 : 0.8, source: 'memory wording' };
+    }
+  }
+  // Chained wordings: ZLUDA/ROCm builds raise HIP errors through CUDA-named classes and vice versa;
+  // a HIP wording anywhere makes a CUDA-worded OOM a HIP one.
+  if (oom?.kind === 'cuda' && found.some((id) => byId.get(id)!.oom === 'hip')) oom = { ...oom, kind: 'hip' };
+
+  const exceptionLine = candidates[0];
+  const evidence: ErrorFacts['evidence'] = {};
+  if (oom) evidence.oom = { line: oom.line, text: lines[oom.line]!, source: oom.source, strength: oom.strength };
+  if (primary) evidence.primarySignature = { line: primary.at.line, text: lines[primary.at.line]!, source: 'exception line', strength: 1 };
+  if (exceptionLine) evidence.exception = { line: exceptionLine.line, text: lines[exceptionLine.line]!, source: 'exception line', strength: 1 };
+
+  return {
+    signatures: found.sort(),
+    primarySignature: primary?.id,
+    oom: oom?.kind,
+    exception: exceptionLine && {
+      ...(exceptionLine.type ? { type: exceptionLine.type } : {}),
+      message: exceptionLine.message,
+      line: exceptionLine.line,
+    },
+    recoveredVaeTiling: hits.has('vae_tiled_retry'),
+    evidence,
+  };
+}

@@ -1,0 +1,64 @@
+// Facts first, then rules: this module reads everything a paste says about the failure and the
+// machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
+import type { Kb } from '../../kb/load.ts';
+import type { Normalized } from '../normalize.ts';
+import { readAllocation } from './allocation.ts';
+import { readEnvironment } from './environment.ts';
+import { compileSignatures, readErrors, type CompiledSignature } from './errors.ts';
+import { compileStages, readStage, type CompiledStages } from './stage.ts';
+import type { Facts } from './types.ts';
+
+export type { Facts, Evidence, OomKind, Stage } from './types.ts';
+
+/** The kb compiled for reading: built once per kb, reused for every paste. */
+export interface FactReader {
+  signatures: CompiledSignature[];
+  stages: CompiledStages;
+  knownFlags: ReadonlySet<string>;
+}
+
+export function compileReader(kb: Kb): FactReader {
+  return {
+    signatures: compileSignatures(kb.signatures),
+    stages: compileStages(kb.stages),
+    knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
+  };
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+export function extractFacts(input: Normalized, reader: FactReader): Facts {
+  const { lines } = input;
+  const errors = readErrors(lines, reader.signatures);
+  const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
+  const stage = readStage(lines, errorLine, reader.stages);
+  const alloc = readAllocation(lines);
+  const env = readEnvironment(lines, reader.knownFlags);
+
+  const facts: Facts = {
+    signatures: errors.signatures,
+    flags: env.flags,
+    evidence: { ...env.evidence, ...alloc.evidence, ...stage.evidence, ...errors.evidence },
+  };
+  const set = <K extends keyof Facts>(key: K, value: Facts[K] | undefined) => {
+    if (value !== undefined) facts[key] = value;
+  };
+  set('oom', errors.oom);
+  set('primarySignature', errors.primarySignature);
+  set('exception', errors.exception);
+  set('stage', stage.stage);
+  set('node', stage.node);
+  for (const key of ['backend', 'gpuVendor', 'gpuName', 'os', 'app', 'install', 'attention', 'dynamicVram', 'vramGb', 'ramGb', 'comfyuiVersion', 'torchVersion', 'videoWorkflow'] as const) {
+    set(key, env[key] as never);
+  }
+  for (const key of ['requestedGb', 'totalGb', 'freeGb', 'allocatedGb', 'reservedUnallocatedGb'] as const) set(key, alloc[key]);
+  if (errors.recoveredVaeTiling) facts.recoveredVaeTiling = true;
+
+  // The allocator's own total is the best VRAM figure when the banner is missing.
+  if (facts.vramGb === undefined && facts.totalGb !== undefined && facts.oom && facts.oom !== 'ram' && facts.oom !== 'mps') {
+    facts.vramGb = round(facts.totalGb);
+  }
+  if (facts.totalGb && facts.freeGb !== undefined) facts.freeShare = round(facts.freeGb / facts.totalGb);
+  if (facts.requestedGb !== undefined && facts.freeGb !== undefined) facts.requestFitsFree = facts.requestedGb < facts.freeGb;
+  return facts;
+}

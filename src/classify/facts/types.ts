@@ -1,0 +1,63 @@
+import type { FactName } from '../../kb/schema.ts';
+
+export type OomKind = 'cuda' | 'hip' | 'mps' | 'directml' | 'xpu' | 'ram';
+export type Stage =
+  | 'sampling'
+  | 'vae_decode'
+  | 'vae_encode'
+  | 'model_load'
+  | 'text_encoder'
+  | 'upscale'
+  | 'detector'
+  | 'training'
+  | 'other';
+
+/** Where a fact was read: the (normalized) line and how much it can be trusted (0..1). */
+export interface Evidence {
+  line: number;
+  text: string;
+  source: string;
+  strength: number;
+}
+
+export interface ExceptionInfo {
+  type?: string;
+  message: string;
+  line: number;
+}
+
+/** Everything the classifier read from a paste. Absent means "the paste does not say". */
+export interface Facts {
+  oom?: OomKind;
+  signatures: string[];
+  primarySignature?: string;
+  exception?: ExceptionInfo;
+  stage?: Stage;
+  node?: string;
+  backend?: 'cuda' | 'rocm' | 'zluda' | 'mps' | 'directml' | 'xpu' | 'cpu';
+  gpuVendor?: 'nvidia' | 'amd' | 'intel' | 'apple';
+  gpuName?: string;
+  os?: 'windows' | 'linux' | 'macos';
+  app?: string;
+  install?: 'portable' | 'desktop' | 'manual' | 'docker';
+  flags: string[];
+  attention?: 'sage' | 'flash' | 'xformers' | 'pytorch' | 'split' | 'quad';
+  dynamicVram?: boolean;
+  vramGb?: number;
+  ramGb?: number;
+  requestedGb?: number;
+  totalGb?: number;
+  freeGb?: number;
+  allocatedGb?: number;
+  reservedUnallocatedGb?: number;
+  freeShare?: number;
+  requestFitsFree?: boolean;
+  comfyuiVersion?: string;
+  torchVersion?: string;
+  videoWorkflow?: boolean;
+  recoveredVaeTiling?: boolean;
+  /** Per fact, the line it was read from. */
+  evidence: Partial<Record<FactName | 'exception', Evidence>>;
+}
+
+export type FactValue = Facts[keyof Facts];

@@ -1,0 +1,102 @@
+// Turns whatever a user pasted (a chat message, a markdown report, an OCR'd screenshot, a 100k-line
+// console dump) into bounded, clean lines that the fact extractors can read with simple patterns.
+
+export const LIMITS = {
+  /** Characters kept from a paste; beyond it the head and tail are kept (errors sit at the end). */
+  maxChars: 400_000,
+  maxLines: 6_000,
+  /** Share of the kept lines taken from the head (startup banner: GPU, VRAM, versions). */
+  headShare: 0.25,
+  /** A longer line is cut: tracebacks never need more, and it bounds every per-line pattern. */
+  maxLineLength: 1_000,
+};
+
+export interface Normalized {
+  lines: string[];
+  /** True when the input was cut to the limits above. */
+  truncated: boolean;
+  originalChars: number;
+}
+
+const ANSI = /\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,256}(?:\x07|\x1b\\)/g;
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const ENTITY = /&(lt|gt|amp|quot|apos|nbsp|#39|#\d{1,6}|#x[0-9a-f]{1,6});/gi;
+
+/** Log-line prefixes that tools put in front of ComfyUI's own text. */
+const LINE_PREFIXES = [
+  /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?(?: - [\w.]{1,40} - [A-Z]{3,8} -| -)? ?/, // comfyui.log / desktop app
+  /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\] ?/, // [2025-09-05 22:47:42.035]
+  /^\[(?:ERROR|WARNING|WARN|INFO|DEBUG)\] ?/, // [ERROR] !!! Exception ...
+  /^(?:ERROR|WARNING|INFO):root: ?/, // ERROR:root:Traceback
+];
+/** The desktop app sometimes glues the next line's timestamp onto the end of a line. */
+const GLUED_TIMESTAMP = /(\S)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{1,6} - /g;
+
+/**
+ * OCR (and retyping) confuses 0/O and 1/l/I. Fold them back by context: a digit between letters
+ * is a letter ("Out0fMemory"), a letter between digits is a digit ("l6.00 GiB", "2O48").
+ * Version-like tokens (fp16, cu128, gfx1100) keep their digits because a digit follows.
+ */
+function foldOcrConfusions(line: string): string {
+  return line
+    .replace(/([A-Za-z])0(?=[A-Za-z])/g, '$1o')
+    .replace(/\b0(?=[a-z]{3})/g, 'o')
+    .replace(/([A-Za-z])[1|](?=[a-z])/g, '$1l')
+    .replace(/(\d)[Oo](?=\d)/g, '$10')
+    .replace(/(\d)[lI|](?=[\d.])/g, '$11')
+    .replace(/(^|[\s(:])[lI](?=\d{1,5}(?:\.\d{1,3})?\s{0,2}(?:[KMGT]i?B|bytes)\b)/g, '$11')
+    .replace(/©/g, '0');
+}
+
+function stripWrapping(line: string): string {
+  let s = line;
+  s = s.replace(/^\s{0,8}(?:>\s?){1,4}/, ''); // markdown / e-mail quotes
+  if (/^\s{0,8}```/.test(s)) return ''; // code fences carry no text of their own
+  s = s.replace(/^\s{0,8}\*\*(?=\S)/, '').replace(/(?<=\S)\*\*\s{0,8}$/, ''); // **bold** wrappers
+  s = s.replace(/^\s{0,8}`(?=\S)/, '').replace(/(?<=\S)`\s{0,8}$/, ''); // `inline code` wrappers
+  for (const p of LINE_PREFIXES) s = s.replace(p, '');
+  return s;
+}
+
+/** Keeps the head and the tail of an over-long list, marking the gap. */
+function keepHeadAndTail<T>(items: T[], max: number, gap: T): T[] {
+  if (items.length <= max) return items;
+  const head = Math.floor(max * LIMITS.headShare);
+  return [...items.slice(0, head), gap, ...items.slice(items.length - (max - head - 1))];
+}
+
+export function normalize(input: string): Normalized {
+  const originalChars = input.length;
+  let text = input;
+  let truncated = false;
+  if (text.length > LIMITS.maxChars) {
+    const head = Math.floor(LIMITS.maxChars * LIMITS.headShare);
+    text = `${text.slice(0, head)}\n…\n${text.slice(text.length - (LIMITS.maxChars - head))}`;
+    truncated = true;
+  }
+  text = text
+    .replace(ANSI, '')
+    .replace(ZERO_WIDTH, '')
+    .replace(ENTITY, (m, name: string) => {
+      const key = name.toLowerCase();
+      if (key in ENTITIES) return ENTITIES[key]!;
+      const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+    })
+    .normalize('NFKC')
+    .replace(/\r\n?/g, '\n')
+    .replace(GLUED_TIMESTAMP, '$1\n')
+    .replace(/\u00a0/g, ' ');
+
+  let lines = text.split('\n');
+  if (lines.length > LIMITS.maxLines) {
+    lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
+    truncated = true;
+  }
+  lines = lines.map((l) => {
+    const cut = l.length > LIMITS.maxLineLength ? l.slice(0, LIMITS.maxLineLength) : l;
+    return foldOcrConfusions(stripWrapping(cut)).trimEnd();
+  });
+  return { lines, truncated, originalChars };
+}

@@ -1,0 +1,68 @@
+// Every fixed string the bot shows, in both languages. Kb text carries its own translations.
+import type { Text } from '../kb/schema.ts';
+
+export type Lang = 'en' | 'zh';
+
+export const t = (text: Text, lang: Lang) => text[lang];
+
+/** Chinese when the user writes Chinese: more than a few Han characters in the paste. */
+export function detectLang(text: string): Lang {
+  const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
+  return han >= 4 ? 'zh' : 'en';
+}
+
+export const M = {
+  diagnosis: { en: 'Diagnosis', zh: '诊断' },
+  confidence: { en: 'confidence', zh: '置信度' },
+  whatHappened: { en: 'What happened', zh: '发生了什么' },
+  whatTheLogSays: { en: 'What your log shows', zh: '日志里的信息' },
+  evidence: { en: 'Evidence', zh: '依据' },
+  plan: { en: 'Fix plan (one step at a time; check each before the next)', zh: '修复步骤（一次只做一步，确认结果后再做下一步）' },
+  why: { en: 'Why', zh: '原因' },
+  verify: { en: 'How to check', zh: '如何确认' },
+  portable: { en: 'Windows portable', zh: 'Windows 便携版' },
+  manual: { en: 'Manual install', zh: '手动安装' },
+  skipped: { en: 'Skipped for your setup', zh: '根据你的环境跳过' },
+  alreadyApplied: { en: 'already applied or useless with your setup', zh: '已在使用，或在你的环境下无效' },
+  doesNotApply: { en: 'does not apply to your setup', zh: '不适用于你的环境' },
+  alsoPossible: { en: 'Also possible', zh: '其他可能' },
+  sources: { en: 'Sources', zh: '来源' },
+  truncated: { en: 'Your paste was very long; I read its beginning and its end.', zh: '你粘贴的内容太长，我只读取了开头和结尾部分。' },
+  effort: { en: 'effort', zh: '工作量' },
+  effortLevel: {
+    low: { en: 'low', zh: '低' },
+    medium: { en: 'medium', zh: '中' },
+    high: { en: 'high', zh: '高' },
+  },
+  facts: {
+    oom: { en: 'Memory that ran out', zh: '耗尽的内存' },
+    stage: { en: 'Failing stage', zh: '出错阶段' },
+    node: { en: 'Failing node', zh: '出错节点' },
+    gpuName: { en: 'GPU', zh: '显卡' },
+    vramGb: { en: 'VRAM', zh: '显存' },
+    ramGb: { en: 'System RAM', zh: '系统内存' },
+    os: { en: 'OS', zh: '系统' },
+    backend: { en: 'Backend', zh: '后端' },
+    requestedGb: { en: 'Tried to allocate', zh: '尝试分配' },
+    freeGb: { en: 'Free at the time', zh: '当时空闲' },
+    totalGb: { en: 'Device total', zh: '设备总量' },
+    reservedUnallocatedGb: { en: 'Reserved by PyTorch but unused', zh: 'PyTorch 已保留但未使用' },
+    flags: { en: 'Launch flags', zh: '启动参数' },
+    attention: { en: 'Attention', zh: '注意力实现' },
+    dynamicVram: { en: 'Dynamic VRAM', zh: '动态显存 (Dynamic VRAM)' },
+    torchVersion: { en: 'PyTorch', zh: 'PyTorch' },
+    comfyuiVersion: { en: 'ComfyUI', zh: 'ComfyUI' },
+    app: { en: 'App', zh: '程序' },
+    install: { en: 'Install', zh: '安装方式' },
+  },
+  values: {
+    cuda: { en: 'GPU memory (CUDA)', zh: '显存 (CUDA)' },
+    hip: { en: 'GPU memory (AMD HIP)', zh: '显存 (AMD HIP)' },
+    mps: { en: 'unified memory (Apple MPS)', zh: '统一内存 (Apple MPS)' },
+    directml: { en: 'GPU memory (DirectML)', zh: '显存 (DirectML)' },
+    xpu: { en: 'GPU memory (Intel XPU)', zh: '显存 (Intel XPU)' },
+    ram: { en: 'system RAM', zh: '系统内存' },
+    on: { en: 'on', zh: '开启' },
+    off: { en: 'off', zh: '关闭' },
+  },
+} as const satisfies Record<string, unknown>;

@@ -1,0 +1,68 @@
+// The readable diagnosis for a terminal: what failed, what the log shows, and the tailored plan.
+import type { Diagnosis } from '../classify/classify.ts';
+import type { Facts } from '../classify/facts/types.ts';
+import { M, t, type Lang } from '../i18n/messages.ts';
+import type { Plan } from '../plan/plan.ts';
+
+const gb = (n: number) => (n >= 1 ? `${Math.round(n * 100) / 100} GB` : `${Math.round(n * 1024)} MB`);
+
+/** The facts worth showing a user, as label/value pairs in their language. */
+export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
+  const out: [string, string][] = [];
+  const label = (k: keyof typeof M.facts) => t(M.facts[k], lang);
+  if (facts.oom) out.push([label('oom'), t(M.values[facts.oom], lang)]);
+  if (facts.node) out.push([label('node'), facts.node]);
+  if (facts.stage) out.push([label('stage'), facts.stage.replace('_', ' ')]);
+  if (facts.requestedGb !== undefined) out.push([label('requestedGb'), gb(facts.requestedGb)]);
+  if (facts.freeGb !== undefined) out.push([label('freeGb'), gb(facts.freeGb)]);
+  if (facts.totalGb !== undefined) out.push([label('totalGb'), gb(facts.totalGb)]);
+  if (facts.reservedUnallocatedGb !== undefined) out.push([label('reservedUnallocatedGb'), gb(facts.reservedUnallocatedGb)]);
+  if (facts.gpuName) out.push([label('gpuName'), facts.gpuName]);
+  if (facts.vramGb !== undefined) out.push([label('vramGb'), gb(facts.vramGb)]);
+  if (facts.ramGb !== undefined) out.push([label('ramGb'), gb(facts.ramGb)]);
+  if (facts.os) out.push([label('os'), facts.os]);
+  if (facts.backend) out.push([label('backend'), facts.backend]);
+  if (facts.app && facts.app !== 'comfyui') out.push([label('app'), facts.app]);
+  if (facts.install) out.push([label('install'), facts.install]);
+  if (facts.comfyuiVersion) out.push([label('comfyuiVersion'), facts.comfyuiVersion]);
+  if (facts.torchVersion) out.push([label('torchVersion'), facts.torchVersion]);
+  if (facts.flags.length) out.push([label('flags'), facts.flags.join(' ')]);
+  if (facts.attention) out.push([label('attention'), facts.attention]);
+  if (facts.dynamicVram !== undefined) out.push([label('dynamicVram'), t(facts.dynamicVram ? M.values.on : M.values.off, lang)]);
+  return out;
+}
+
+export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
+  const out: string[] = [];
+  out.push(`${t(M.diagnosis, lang)}: ${t(d.entry.title, lang)}  [${d.category}, ${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%]`);
+  if (d.truncated) out.push(t(M.truncated, lang));
+  out.push('', `${t(M.whatHappened, lang)}:`, t(d.entry.cause, lang));
+  const facts = describeFacts(d.facts, lang);
+  if (facts.length) {
+    out.push('', `${t(M.whatTheLogSays, lang)}:`);
+    for (const [k, v] of facts) out.push(`  ${k}: ${v}`);
+  }
+  if (d.evidence.length) {
+    out.push('', `${t(M.evidence, lang)}:`);
+    for (const e of d.evidence) out.push(`  L${e.line}: ${e.text.slice(0, 160)}`);
+  }
+  if (plan.steps.length) {
+    out.push('', `${t(M.plan, lang)}:`);
+    plan.steps.forEach((s, i) => {
+      out.push('', `${i + 1}. ${t(s.title, lang)}  (${t(M.effort, lang)}: ${t(M.effortLevel[s.effort], lang)})`);
+      out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
+      if (s.portable) out.push(`   ${t(M.portable, lang)}: ${s.portable}`);
+      if (s.manual) out.push(`   ${t(M.manual, lang)}: ${s.manual}`);
+      out.push(`   ${t(M.why, lang)}: ${t(s.why, lang)}`);
+      out.push(`   ${t(M.verify, lang)}: ${t(s.verify, lang)}`);
+    });
+  }
+  if (plan.skipped.length) {
+    out.push('', `${t(M.skipped, lang)}:`);
+    for (const s of plan.skipped) out.push(`  - ${t(s.title, lang)} (${t(s.reason === 'already-applied' ? M.alreadyApplied : M.doesNotApply, lang)})`);
+  }
+  if (d.runnersUp.length) out.push('', `${t(M.alsoPossible, lang)}: ${d.runnersUp.map((r) => r.category).join(', ')}`);
+  out.push('', `${t(M.sources, lang)}:`);
+  for (const s of d.entry.sources) out.push(`  - ${s.title}: ${s.url}`);
+  return out.join('\n');
+}
