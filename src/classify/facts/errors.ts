@@ -90,6 +90,14 @@ function lineIndex(lines: string[]): (offset: number) => number {
   };
 }
 
+/** The first line of the last cluster of hits: where the last multi-line message starts. */
+function startOfLastBlock(lines: number[]): number {
+  const sorted = [...lines].sort((a, b) => a - b);
+  let i = sorted.length - 1;
+  while (i > 0 && sorted[i]! - sorted[i - 1]! <= 8) i--;
+  return sorted[i]!;
+}
+
 export function readErrors(lines: string[], signatures: CompiledSignature[]): ErrorFacts {
   const text = lines.join('\n');
   const toLine = lineIndex(lines);
@@ -139,7 +147,7 @@ export function readErrors(lines: string[], signatures: CompiledSignature[]): Er
     for (const id of found) {
       const sig = byId.get(id)!;
       if (!sig.oom || sig.benign) continue;
-      const line = hits.get(id)!.at(-1)!;
+      const line = startOfLastBlock(hits.get(id)!);
       const outranks = !oom || line > oom.line || (line === oom.line && OOM_PRECEDENCE.indexOf(sig.oom) < OOM_PRECEDENCE.indexOf(oom.kind));
       if (outranks) oom = { kind: sig.oom, line, strength: primary ? 0.6 : 0.8, source: 'memory wording' };
     }
