@@ -41,7 +41,7 @@ const GLUED_TIMESTAMP = /(\S)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{1,6} - /g;
 function foldOcrConfusions(line: string): string {
   return line
     .replace(/([A-Za-z])0(?=[A-Za-z])/g, '$1o')
-    .replace(/\b0(?=[a-z]{3})/g, 'o')
+    .replace(/\b0(?=[A-Za-wyz][A-Za-z]{2})/g, 'o') // not 0x… hex
     .replace(/([A-Za-z])[1|](?=[a-z])/g, '$1l')
     .replace(/(\d)[Oo](?=\d)/g, '$10')
     .replace(/(\d)[lI|](?=[\d.])/g, '$11')

@@ -17,7 +17,7 @@ const SIZE = String.raw`([0-9][0-9,]{0,20}(?:\.[0-9]{1,6})?)\s{0,2}(bytes|[KMGT]
 const toGb = (value: string, unit: string) => {
   const n = Number(value.replace(/,/g, ''));
   const u = UNIT[unit.toLowerCase()];
-  return Number.isFinite(n) && u !== undefined ? Math.round(n * u * 1000) / 1000 : undefined;
+  return Number.isFinite(n) && u !== undefined ? Math.round(n * u * 10000) / 10000 : undefined;
 };
 
 type Field = 'requestedGb' | 'totalGb' | 'freeGb' | 'allocatedGb' | 'reservedUnallocatedGb';

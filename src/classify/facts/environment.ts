@@ -67,15 +67,16 @@ function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor'];
   return { name, vendor, line: named.line };
 }
 
-/** Launch flags: those on a command line, in argv, or in an "About" panel; only ComfyUI's own. */
+/** Launch flags: all of them on a launch command line or argv; elsewhere only ComfyUI's own. */
 function readFlags(lines: string[], known: ReadonlySet<string>): { flags: string[]; line?: number } {
   const flags = new Set<string>();
   let line: number | undefined;
   lines.forEach((l, i) => {
     if (!/--[a-z]/i.test(l)) return;
+    const commandLine = /main\.py|argv|launch(?:ing)? (?:with|args|arguments)|启动参数|COMMANDLINE_ARGS|\.bat\b/i.test(l);
     for (const m of l.matchAll(/(?:^|[\s'"[,=])(--[a-z0-9][a-z0-9_-]{1,40})\b/gi)) {
       const flag = m[1]!.toLowerCase();
-      if (known.has(flag)) {
+      if (known.has(flag) || commandLine) {
         flags.add(flag);
         line ??= i;
       }

@@ -1,0 +1,145 @@
+// Each fact extractor against real log lines (quoted from the corpus and ComfyUI's own formats).
+import { describe, expect, it } from 'vitest';
+import { factsOf } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
+
+describe('the exception and which memory ran out', () => {
+  it('reads the CUDA caching allocator message and its numbers (PyTorch 2.x)', () => {
+    const f = factsOf(
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.25 GiB. GPU 0 has a total capacity of 7.98 GiB of which 1.45 GiB is free. Of the allocated memory 5.91 GiB is allocated by PyTorch, and 237.18 MiB is reserved by PyTorch but unallocated.',
+    );
+    expect(f.oom).toBe('cuda');
+    expect(f.exception?.type).toBe('OutOfMemoryError');
+    expect(f).toMatchObject({ requestedGb: 2.25, totalGb: 7.98, freeGb: 1.45, allocatedGb: 5.91 });
+    expect(f.reservedUnallocatedGb).toBeCloseTo(0.232, 3);
+    expect(f.requestFitsFree).toBe(false);
+    expect(f.freeShare).toBeCloseTo(0.182, 3);
+  });
+
+  it('reads the PyTorch 1.x wording', () => {
+    const f = factsOf('RuntimeError: CUDA out of memory. Tried to allocate 1024.00 MiB (GPU 0; 12.00 GiB total capacity; 9.34 GiB already allocated; 0 bytes free; 10.44 GiB reserved in total by PyTorch)');
+    expect(f).toMatchObject({ oom: 'cuda', requestedGb: 1, totalGb: 12, allocatedGb: 9.34, freeGb: 0 });
+  });
+
+  it("reads cudaMallocAsync's column-aligned block", () => {
+    const f = factsOf(sample('cf-0118').text);
+    expect(f).toMatchObject({ oom: 'cuda', node: 'KSampler', stage: 'sampling', totalGb: 2, freeGb: 0, allocatedGb: 1.7 });
+    expect(f.requestedGb).toBeCloseTo(0.0098, 4);
+  });
+
+  it('knows HIP, MPS, DirectML, XPU and system-RAM wordings', () => {
+    expect(factsOf('!!! Exception during processing!!! HIP out of memory. Tried to allocate 16.00 MiB.').oom).toBe('hip');
+    const mps = factsOf('RuntimeError: MPS backend out of memory (MPS allocated: 8.72 GB, other allocations: 110.16 MB, max allowed: 9.07 GB). Tried to allocate 405.00 MB on private pool.');
+    expect(mps).toMatchObject({ oom: 'mps', allocatedGb: 8.72, totalGb: 9.07 });
+    expect(factsOf('Could not allocate tensor with 83877888 bytes. There is not enough GPU video memory available!').oom).toBe('directml');
+    expect(factsOf('KSampler : XPU out of memory. Tried to allocate 128.00 GiB. GPU 0 has a total capacity of 15.56 GiB.').oom).toBe('xpu');
+    const ram = factsOf('RuntimeError: [enforce fail at alloc_cpu.cpp:72] data. DefaultCPUAllocator: not enough memory: you tried to allocate 5242880 bytes.');
+    expect(ram.oom).toBe('ram');
+    expect(ram.requestedGb).toBeCloseTo(0.005, 3);
+  });
+
+  it('reads the page-file error in any language by its number', () => {
+    expect(factsOf('OSError: 页面文件太小，无法完成操作。 (os error 1455)').signatures).toContain('pagefile_1455');
+    const es = factsOf('!!! Exception during processing !!! El archivo de paginación es demasiado pequeño para completar la operación. (os error 1455)');
+    expect(es).toMatchObject({ oom: 'ram', primarySignature: 'pagefile_1455' });
+  });
+
+  it('recognises the Linux OOM killer', () => {
+    expect(factsOf('./start.sh: line 3: 12345 Killed                  python main.py --listen').oom).toBe('ram');
+    expect(factsOf('Out of memory: Killed process 4242 (python3) total-vm:64G').signatures).toContain('process_killed');
+  });
+
+  it('lets the exception line decide: memory words elsewhere are context', () => {
+    const f = factsOf(sample('cf-0069').text); // mat1/mat2 with "loaded partially" noise
+    expect(f.oom).toBeUndefined();
+    expect(f.primarySignature).toBe('mat1_mat2');
+  });
+
+  it('treats ComfyUI recovering by tiled VAE decoding as a warning, not the failure', () => {
+    const f = factsOf('Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.\nPrompt executed in 12.3 seconds');
+    expect(f.oom).toBeUndefined();
+    expect(f.recoveredVaeTiling).toBe(true);
+  });
+
+  it('re-joins a wrapped allocator message', () => {
+    const f = factsOf(sample('cf-0341').text);
+    expect(f).toMatchObject({ requestFitsFree: true, totalGb: 23.99, freeGb: 21.48 });
+  });
+});
+
+describe('the failing node and stage', () => {
+  it('reads the node from the error report, the old toast, and a bare dialog line', () => {
+    expect(factsOf(sample('cf-0004').text)).toMatchObject({ node: 'KSampler', stage: 'sampling' });
+    expect(factsOf(sample('cf-0009').text)).toMatchObject({ node: 'VAEDecode', stage: 'vae_decode' });
+    expect(factsOf(sample('cf-0117').text)).toMatchObject({ node: 'CheckpointLoaderSimple', stage: 'model_load' });
+    expect(factsOf(sample('cf-0236').text)).toMatchObject({ node: 'ReActorFaceSwap', stage: 'detector' });
+  });
+
+  it('falls back to the innermost stack frame', () => {
+    expect(factsOf(sample('cf-0081').text).stage).toBe('model_load'); // model_patcher .to(device)
+    expect(factsOf(sample('cf-0124').text).stage).toBe('vae_decode'); // comfy/sd.py decode
+  });
+
+  it('uses "Requested to load" when nothing else names the stage', () => {
+    expect(factsOf('got prompt\nRequested to load FluxClipModel_\nLoading 1 new model\n!!! Exception during processing!!! Allocation on device').stage).toBe('text_encoder');
+    expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
+  });
+
+  it('takes the words around the error when the user names the stage', () => {
+    expect(factsOf('[ERROR] Error in Phase 1 (Encoding): CUDA out of memory. Tried to allocate 2.67 GiB.').stage).toBe('vae_encode');
+  });
+});
+
+describe('the machine and the install', () => {
+  it('reads the startup banner', () => {
+    const f = factsOf(sample('cf-0107').text);
+    expect(f).toMatchObject({
+      vramGb: 8,
+      ramGb: 15.9,
+      torchVersion: '2.6.0+cu126',
+      comfyuiVersion: '0.3.19',
+      gpuName: 'NVIDIA GeForce RTX 3060 Ti',
+      gpuVendor: 'nvidia',
+      backend: 'cuda',
+      os: 'windows',
+      install: 'portable',
+      attention: 'pytorch',
+    });
+    expect(f.flags).toContain('--windows-standalone-build');
+  });
+
+  it('recognises ZLUDA and AMD from the device line', () => {
+    const f = factsOf(sample('cf-0053').text);
+    expect(f).toMatchObject({ backend: 'zluda', gpuVendor: 'amd', gpuName: 'AMD Radeon RX 5700 XT' });
+  });
+
+  it("reads the About panel's versions and launch flags (Chinese UI)", () => {
+    const f = factsOf(sample('cf-0054').text);
+    expect(f.comfyuiVersion).toBe('0.3.59');
+    expect(f.torchVersion).toBe('2.7.0+cu128');
+    expect(f.flags).toEqual(expect.arrayContaining(['--cuda-malloc']));
+  });
+
+  it('reads VRAM and RAM from what people write', () => {
+    expect(factsOf('4060ti 16G 显存。文生视频可以').vramGb).toBe(16);
+    expect(factsOf('my spec: rtx 3060,i3-12100f,16gbs ram(8x2),').ramGb).toBe(16);
+  });
+
+  it('infers flags from ComfyUI log lines and reads dynamic VRAM state', () => {
+    const f = factsOf('Set vram state to: LOW_VRAM\nDisabling smart memory management\nDynamicVRAM support detected and enabled');
+    expect(f.flags).toEqual(['--disable-smart-memory', '--lowvram']);
+    expect(f.dynamicVram).toBe(true);
+    expect(factsOf('No working comfy-aimdo install detected. DynamicVRAM support disabled. Falling back to legacy ModelPatcher.').dynamicVram).toBe(false);
+  });
+
+  it('takes every flag of a launch command, but only ComfyUI flags from prose', () => {
+    expect(factsOf('I tried --medvram, --lowvram and --not-a-flag already').flags).toEqual(['--lowvram']);
+    expect(factsOf('python main.py --listen --lowvram').flags).toEqual(['--listen', '--lowvram']);
+  });
+
+  it('tells apps apart and macOS paths', () => {
+    expect(factsOf(sample('cf-0034').text).app).toBe('a1111');
+    expect(factsOf(sample('cf-0109').text).app).toBe('fooocus');
+    expect(factsOf(sample('cf-0091').text)).toMatchObject({ os: 'macos', backend: 'mps', install: 'desktop' });
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS, normalize } from '../../src/classify/normalize.ts';
+
+const lines = (s: string) => normalize(s).lines.filter((l) => l !== '');
+
+describe('normalize', () => {
+  it('turns CRLF and lone CR (progress bars) into lines', () => {
+    expect(lines('a\r\nb\rc')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('strips ANSI colours and zero-width characters', () => {
+    expect(lines('\x1b[31mCUDA\u200b out of memory\x1b[0m')).toEqual(['CUDA out of memory']);
+  });
+
+  it('drops markdown fences and quote markers, and unwraps bold and inline code', () => {
+    expect(lines('```python\n> torch.OutOfMemoryError: x\n```\n**KSampler**\n`Killed`')).toEqual([
+      'torch.OutOfMemoryError: x',
+      'KSampler',
+      'Killed',
+    ]);
+  });
+
+  it('decodes HTML entities a chat client may leave behind', () => {
+    expect(lines('File &quot;a.py&quot;, line 1, in &lt;module&gt; &#39;x&#39; &#x41;')).toEqual([`File "a.py", line 1, in <module> 'x' A`]);
+  });
+
+  it('removes logger and timestamp prefixes, and splits timestamps glued mid-line', () => {
+    expect(lines('2024-12-16 17:10:56,767 - root - ERROR - !!! Exception during processing !!! Allocation on device')).toEqual([
+      '!!! Exception during processing !!! Allocation on device',
+    ]);
+    expect(lines('Moving block 39 to main device2025-02-26T13:48:55.390300 - got prompt')).toEqual(['Moving block 39 to main device', 'got prompt']);
+    expect(lines('[ERROR] !!! Exception during processing !!! CUDA error: out of memory')[0]).toBe('!!! Exception during processing !!! CUDA error: out of memory');
+  });
+
+  it('folds OCR confusions by context, keeping version-like tokens', () => {
+    expect(lines('torch.Out0fMemoryError: Tried to allocate l6.00 GiB')).toEqual(['torch.OutofMemoryError: Tried to allocate 16.00 GiB']);
+    expect(lines('2.7.0+cu128 fp16 gfx1100 cuda:0')).toEqual(['2.7.0+cu128 fp16 gfx1100 cuda:0']);
+    expect(lines('0utOfMemoryError 2O48 MB')).toEqual(['outOfMemoryError 2048 MB']);
+  });
+
+  it('turns full-width punctuation into ASCII (Chinese consoles)', () => {
+    expect(lines('显存：12GB')).toEqual(['显存:12GB']);
+  });
+
+  it('keeps the head and the tail of an over-long paste and says so', () => {
+    const many = Array.from({ length: LIMITS.maxLines * 3 }, (_, i) => `line ${i}`).join('\n');
+    const n = normalize(many);
+    expect(n.truncated).toBe(true);
+    expect(n.lines.length).toBeLessThanOrEqual(LIMITS.maxLines);
+    expect(n.lines[0]).toBe('line 0');
+    expect(n.lines.at(-1)).toBe(`line ${LIMITS.maxLines * 3 - 1}`);
+  });
+
+  it('caps characters and line length', () => {
+    const n = normalize('x'.repeat(LIMITS.maxChars * 2));
+    expect(n.truncated).toBe(true);
+    expect(Math.max(...n.lines.map((l) => l.length))).toBeLessThanOrEqual(LIMITS.maxLineLength);
+    expect(n.originalChars).toBe(LIMITS.maxChars * 2);
+  });
+});
