@@ -13,9 +13,6 @@ export interface BenchResult {
 
 export const MB = 1_000_000;
 
-/** Milliseconds since an arbitrary origin, from the monotonic high-resolution clock. */
-export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
-
 /** Milliseconds one call of fn takes. */
 export function timeOnce(fn: () => unknown): number {
   const start = process.hrtime.bigint();
@@ -61,14 +58,13 @@ export function getGc(): (() => void) | undefined {
   }
 }
 
-/** Rounds for display and JSON: 3 significant decimals below 10, fewer above. */
+/** Rounds to 4 significant digits (for display and JSON); sub-microsecond figures stay visible. */
 export function round(n: number): number {
-  if (!Number.isFinite(n)) return n;
-  const digits = Math.abs(n) >= 100 ? 1 : Math.abs(n) >= 10 ? 2 : 3;
-  return Number(n.toFixed(digits));
+  return Number.isFinite(n) && n !== 0 ? Number(n.toPrecision(4)) : n;
 }
 
-export const fmtMs = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${round(ms)} ms`);
+export const fmtMs = (ms: number): string =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 1 ? `${round(ms)} ms` : `${round(ms * 1000)} µs`;
 export const fmtRatio = (r: number): string => `${r >= 100 ? r.toFixed(0) : r.toFixed(2)}x`;
 export const fmtBytes = (b: number): string =>
   Math.abs(b) >= MB ? `${(b / MB).toFixed(2)} MB` : Math.abs(b) >= 1000 ? `${(b / 1000).toFixed(1)} kB` : `${b} B`;

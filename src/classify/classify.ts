@@ -70,8 +70,9 @@ export function createClassifier(kb: Kb): Classifier {
     const runnersUp: Candidate[] = [
       ...holds.slice(1).map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'holds' as const })),
       ...scored
-        .filter((s) => s.result.truth === undefined)
-        .map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: 0, match: 'possible' as const })),
+        .filter((s) => s.result.truth === undefined && s.result.held.length > 0)
+        .sort((a, b) => b.result.held.length - a.result.held.length)
+        .map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'possible' as const })),
     ]
       .filter((c) => c.category !== entry.category)
       .filter((c, i, all) => all.findIndex((x) => x.category === c.category) === i)

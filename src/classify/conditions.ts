@@ -7,7 +7,7 @@ export type Truth = true | false | undefined;
 
 export interface Evaluation {
   truth: Truth;
-  /** Fact tests that held on the way to a true result: an entry's specificity. */
+  /** Fact tests that held: for a true result, an entry's specificity; for an undecided one, how near it came. */
   held: FactName[];
 }
 
@@ -52,7 +52,8 @@ export function evaluate(c: Condition, facts: Facts): Evaluation {
   const parts = ('all' in c ? c.all : c.any).map((x) => evaluate(x, facts));
   if ('all' in c) {
     if (parts.some((p) => p.truth === false)) return { truth: false, held: [] };
-    if (parts.some((p) => p.truth === undefined)) return { truth: undefined, held: [] };
+    // Undecided: still report what held, so a near candidate can be told from an unrelated one.
+    if (parts.some((p) => p.truth === undefined)) return { truth: undefined, held: parts.flatMap((p) => p.held) };
     return { truth: true, held: parts.flatMap((p) => p.held) };
   }
   const hits = parts.filter((p) => p.truth === true);

@@ -66,16 +66,9 @@ function keepHeadAndTail<T>(items: T[], max: number, gap: T): T[] {
   return [...items.slice(0, head), gap, ...items.slice(items.length - (max - head - 1))];
 }
 
-export function normalize(input: string): Normalized {
-  const originalChars = input.length;
-  let text = input;
-  let truncated = false;
-  if (text.length > LIMITS.maxChars) {
-    const head = Math.floor(LIMITS.maxChars * LIMITS.headShare);
-    text = `${text.slice(0, head)}\n…\n${text.slice(text.length - (LIMITS.maxChars - head))}`;
-    truncated = true;
-  }
-  text = text
+function cleanLine(line: string): string[] {
+  const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
+  const text = cut
     .replace(ANSI, '')
     .replace(ZERO_WIDTH, '')
     .replace(ENTITY, (m, name: string) => {
@@ -85,18 +78,26 @@ export function normalize(input: string): Normalized {
       return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
     })
     .normalize('NFKC')
-    .replace(/\r\n?/g, '\n')
-    .replace(GLUED_TIMESTAMP, '$1\n')
-    .replace(/\u00a0/g, ' ');
+    .replace(/\u00a0/g, ' ')
+    .replace(GLUED_TIMESTAMP, '$1\n');
+  return text.split('\n').map((l) => foldOcrConfusions(stripWrapping(l)).trimEnd());
+}
 
-  let lines = text.split('\n');
+// Everything runs line by line on lines already cut to length, so no pattern ever sees more than
+// LIMITS.maxLineLength characters at once: the cost stays linear in the size of the paste.
+export function normalize(input: string): Normalized {
+  const originalChars = input.length;
+  let text = input;
+  let truncated = false;
+  if (text.length > LIMITS.maxChars) {
+    const head = Math.floor(LIMITS.maxChars * LIMITS.headShare);
+    text = `${text.slice(0, head)}\n…\n${text.slice(text.length - (LIMITS.maxChars - head))}`;
+    truncated = true;
+  }
+  let lines = text.split(/\r\n?|\n/);
   if (lines.length > LIMITS.maxLines) {
     lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
     truncated = true;
   }
-  lines = lines.map((l) => {
-    const cut = l.length > LIMITS.maxLineLength ? l.slice(0, LIMITS.maxLineLength) : l;
-    return foldOcrConfusions(stripWrapping(cut)).trimEnd();
-  });
-  return { lines, truncated, originalChars };
+  return { lines: lines.flatMap(cleanLine), truncated, originalChars };
 }

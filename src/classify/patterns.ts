@@ -4,8 +4,11 @@
 import { setFlagsFromString } from 'node:v8';
 
 // Defence in depth: should a pattern that slipped past the checks below still backtrack, V8
-// switches that match to its linear-time engine instead of hanging the process.
+// switches that match to its linear-time engine instead of hanging the process. The threshold is
+// high because that engine is ~1000x slower: ordinary patterns scanning a long text add up many
+// small backtracks and must stay on the fast engine; a catastrophic one passes it in milliseconds.
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+setFlagsFromString('--regexp-backtracks-before-fallback=10000000');
 
 /** Why a pattern is unsafe or invalid, or undefined when it is fine. */
 export function checkPatternSafety(source: string): string | undefined {

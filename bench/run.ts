@@ -1,0 +1,25 @@
+// `npm run bench`: runs every bench in the list below, prints their tables as they go, then one JSON
+// line per bench for scripts. Exits 1 if any bench missed a target or crashed.
+import type { BenchResult } from './lib/measure.ts';
+import { benchClassifier } from './classifier.ts';
+
+/** Add a bench here: an async function returning a BenchResult. */
+const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [{ name: 'classifier', run: benchClassifier }];
+
+const results: BenchResult[] = [];
+let failed = false;
+for (const bench of BENCHES) {
+  try {
+    const result = await bench.run();
+    results.push(result);
+    if (result.failures.length) failed = true;
+  } catch (e) {
+    failed = true;
+    console.error(`\nFAIL bench ${bench.name} crashed: ${(e as Error).stack ?? e}`);
+    results.push({ name: bench.name, failures: ['crashed'], summary: { bench: bench.name, ok: false, error: String((e as Error).message ?? e) } });
+  }
+}
+
+console.log(`\n${failed ? 'FAIL' : 'ok'}: ${results.map((r) => `${r.name} ${r.failures.length ? 'FAIL' : 'ok'}`).join(', ')}`);
+for (const r of results) console.log(JSON.stringify(r.summary));
+process.exitCode = failed ? 1 : 0;

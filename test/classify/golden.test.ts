@@ -1,0 +1,52 @@
+// Golden files: every real paste of the corpus with the diagnosis it gets today. A rule change
+// shows up as a reviewable diff of test/golden/corpus/*.json; refresh them deliberately with
+//   UPDATE_GOLDEN=1 npx vitest run test/classify/golden.test.ts
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { diagnosisJson } from '../../src/cli/diagnose.ts';
+import { classify, kb } from '../helpers/kb.ts';
+import { corpus, strict } from '../helpers/corpus.ts';
+
+const update = process.env.UPDATE_GOLDEN === '1';
+const goldenPath = (id: string) => fileURLToPath(new URL(`../golden/corpus/${id}.json`, import.meta.url));
+
+/** What a golden file pins: the answer, the facts it rests on and the tailored plan (not kb texts). */
+function resultOf(text: string) {
+  const { category, entry, confidence, facts, steps, skipped } = diagnosisJson(classify(text), kb);
+  return { category, entry, confidence, facts, steps, skipped };
+}
+
+describe('golden diagnoses of real pastes', () => {
+  it.each(corpus.map((s) => [s.id, s] as const))('%s', (id, s) => {
+    const golden = { id, source: s.source, label: { category: s.category, alt: s.alt_categories }, result: resultOf(s.text) };
+    const path = goldenPath(id);
+    if (update || !existsSync(path)) {
+      writeFileSync(path, JSON.stringify(golden, null, 2) + '\n');
+      if (!update) throw new Error(`wrote missing golden file ${path}; review and commit it`);
+    }
+    expect(golden).toEqual(JSON.parse(readFileSync(path, 'utf8')));
+  });
+});
+
+describe('accuracy against the labels', () => {
+  const results = strict.map((s) => ({ s, got: classify(s.text).category }));
+  const right = results.filter((r) => r.got === r.s.category);
+
+  it('classifies at least 95% of the strictly labelled pastes right', () => {
+    const misses = results.filter((r) => r.got !== r.s.category).map((r) => `${r.s.id}: ${r.s.category} -> ${r.got}`);
+    expect(right.length / results.length, misses.join('\n')).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('never calls a non-OOM error an OOM, nor an OOM something else', () => {
+    const kind = (c: string) => (c === 'not_oom' ? 'none' : 'oom');
+    const wrongKind = results.filter((r) => kind(r.got) !== kind(r.s.category)).map((r) => r.s.id);
+    expect(wrongKind).toEqual([]);
+  });
+
+  it('answers ambiguous pastes with one of their accepted labels most of the time', () => {
+    const ambiguous = corpus.filter((s) => s.category === 'ambiguous');
+    const ok = ambiguous.filter((s) => s.alt_categories.includes(classify(s.text).category));
+    expect(ok.length / ambiguous.length).toBeGreaterThanOrEqual(0.6);
+  });
+});

@@ -1,0 +1,65 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_KB_DIR, KbError, loadKb } from '../../src/kb/load.ts';
+
+const dirs: string[] = [];
+const copyKb = () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'kb-')), 'kb');
+  cpSync(DEFAULT_KB_DIR, dir, { recursive: true });
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(join(d, '..'), { recursive: true, force: true })));
+
+const problemsOf = (dir: string) => {
+  try {
+    loadKb(dir);
+  } catch (e) {
+    if (e instanceof KbError) return e.problems;
+    throw e;
+  }
+  return [];
+};
+
+describe('kb validation', () => {
+  it('loads the shipped kb', () => {
+    const kb = loadKb();
+    expect(kb.entries.length).toBeGreaterThan(10);
+    expect(kb.version).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('names the file, the field and the reason for a bad entry', () => {
+    const dir = copyKb();
+    writeFileSync(
+      join(dir, 'entries', 'broken-entry.yaml'),
+      'id: broken-entry\ncategory: oom_gpu_vae\ntitle: {en: Only English}\ncause: {en: x, zh: x}\nmatch: {fact: colour, is: red}\nsteps: [no-such-step]\nsources: []\n',
+    );
+    const problems = problemsOf(dir);
+    const mine = problems.filter((p) => p.file === 'kb/entries/broken-entry.yaml');
+    expect(mine.map((p) => p.field)).toEqual(expect.arrayContaining(['title.zh', 'sources']));
+    expect(mine.some((p) => p.field.startsWith('match'))).toBe(true);
+    expect(mine.every((p) => p.reason.length > 0)).toBe(true);
+  });
+
+  it('catches a step reference that does not exist and an id that does not match its file', () => {
+    const dir = copyKb();
+    writeFileSync(
+      join(dir, 'entries', 'renamed.yaml'),
+      'id: other-name\ncategory: not_oom\ntitle: {en: x, zh: x}\ncause: {en: x, zh: x}\nmatch: {fact: oom, known: false}\nsteps: [no-such-step]\nsources: [{title: t, url: "https://example.com"}]\n',
+    );
+    const problems = problemsOf(dir);
+    expect(problems).toContainEqual({ file: 'kb/entries/renamed.yaml', field: 'steps.0', reason: 'no step "no-such-step" in kb/steps/' });
+    expect(problems).toContainEqual(expect.objectContaining({ file: 'kb/entries/renamed.yaml', field: 'id' }));
+  });
+
+  it('rejects a signature pattern that could backtrack catastrophically, and broken YAML', () => {
+    const dir = copyKb();
+    writeFileSync(join(dir, 'signatures.yaml'), "- id: slow\n  patterns: ['(a+)+b']\n");
+    writeFileSync(join(dir, 'steps', 'bad.yaml'), 'id: [unclosed\n');
+    const problems = problemsOf(dir);
+    expect(problems).toContainEqual({ file: 'kb/signatures.yaml', field: 'slow.patterns.0', reason: 'nested quantifiers are not allowed' });
+    expect(problems.find((p) => p.file === 'kb/steps/bad.yaml')?.reason).toMatch(/not valid YAML/);
+  });
+});
