@@ -54,11 +54,11 @@ export function createClassifier(kb: Kb): Classifier {
     const held = winner?.result.held ?? [];
 
     const evidence: EvidenceLine[] = [];
-    const seen = new Set<string>();
+    const seenLines = new Set<number>();
     for (const fact of ['exception', ...held, 'node', 'gpuName', 'vramGb'] as const) {
       const ev: Evidence | undefined = facts.evidence[fact as keyof Facts['evidence']];
-      if (!ev || seen.has(`${fact}`) || !ev.text) continue;
-      seen.add(fact);
+      if (!ev || seenLines.has(ev.line) || !ev.text) continue;
+      seenLines.add(ev.line);
       evidence.push({ fact, line: ev.line + 1, text: ev.text.trim(), source: ev.source });
     }
 

@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 import { createClassifier } from '../classify/classify.ts';
 import { loadKb, KbError, DEFAULT_KB_DIR } from '../kb/load.ts';
 import { readPaste, renderOne, runBatch, UserError } from './diagnose.ts';
+import { dbPath, openApp } from '../app/context.ts';
+import { openDb } from '../store/db.ts';
+import { CaseStore } from '../store/cases.ts';
+import { computeStats, formatStats, parseSince } from '../store/stats.ts';
 
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 
@@ -10,11 +14,16 @@ Usage:
   comfyoom diagnose [FILE|-] [--json] [--lang en|zh]   diagnose one paste (stdin when no FILE)
   comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} input line
   comfyoom kb lint                                     validate kb/ (file, field and reason per problem)
-  comfyoom start                                       interactive terminal mode
+  comfyoom start                                       start the bot (terminal mode without chat tokens)
+  comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
+  comfyoom stats [--since 30d] [--json] [--db PATH]    which fixes work, per entry and per step
+  comfyoom forget --user ID [--platform P] [--db PATH] delete one user's cases and events
   comfyoom --help
 
 Environment:
-  COMFYOOM_KB   kb folder to use instead of the bundled kb/
+  COMFYOOM_DB          case database (default ./data/comfyoom.db)
+  COMFYOOM_IDLE_HOURS  hours without an answer before a case is abandoned (default 24)
+  COMFYOOM_KB          kb folder to use instead of the bundled kb/
 `;
 
 export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n')): Promise<number> {
@@ -51,9 +60,57 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         out(renderOne(text, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined }));
         return 0;
       }
-      case 'start': {
+      case 'start':
+      case 'chat': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { resume: { type: 'boolean' }, db: { type: 'string' } },
+        });
+        const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;
+        const app = openApp({ db: values.db });
         const { runTerminal } = await import('./terminal.ts');
-        return runTerminal(kbDir);
+        try {
+          return await runTerminal({
+            engine: app.engine,
+            input: process.stdin,
+            out,
+            interactive: process.stdin.isTTY === true,
+            ...(initialPaste !== undefined ? { initialPaste } : {}),
+            resume: values.resume ?? false,
+          });
+        } finally {
+          app.close();
+        }
+      }
+      case 'stats': {
+        const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } } });
+        let sinceMs: number | undefined;
+        try {
+          sinceMs = values.since !== undefined ? parseSince(values.since) : undefined;
+        } catch (e) {
+          throw new UserError((e as Error).message);
+        }
+        const db = openDb(dbPath(values.db));
+        try {
+          const stats = computeStats(db, sinceMs !== undefined ? { sinceMs } : {});
+          out(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
+        } finally {
+          db.close();
+        }
+        return 0;
+      }
+      case 'forget': {
+        const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, platform: { type: 'string' }, db: { type: 'string' } } });
+        if (!values.user) throw new UserError('usage: comfyoom forget --user ID [--platform P]');
+        const db = openDb(dbPath(values.db));
+        try {
+          const n = new CaseStore(db).forgetUser(values.user, values.platform);
+          out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events`);
+        } finally {
+          db.close();
+        }
+        return 0;
       }
       default:
         throw new UserError(`unknown command "${command}"; see comfyoom --help`);

@@ -1,24 +1,123 @@
-// Terminal mode: paste a log, get the diagnosis and the plan. (The guided, step-by-step
-// conversation with a case store replaces this when the engine lands.)
+// Terminal mode: the same engine as the chat adapters, answered by keys or words. On a terminal it
+// prompts; piped, it reads one answer per line (y/worked, n, skip, stop, or a pasted log), so a
+// whole conversation can be scripted. Every answer is stored before the next prompt.
 import { createInterface } from 'node:readline';
-import { createClassifier } from '../classify/classify.ts';
-import { loadKb } from '../kb/load.ts';
-import { renderOne } from './diagnose.ts';
+import { userInfo } from 'node:os';
+import type { Engine, Origin } from '../conversation/engine.ts';
+import type { Message } from '../conversation/render.ts';
+import type { Reason } from '../conversation/machine.ts';
 
-export async function runTerminal(kbDir: string): Promise<number> {
-  const kb = loadKb(kbDir);
-  const classify = createClassifier(kb);
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  process.stdout.write('Paste your ComfyUI error or console log, then an empty line (Ctrl+D to quit).\n粘贴 ComfyUI 报错或控制台日志，以空行结束（Ctrl+D 退出）。\n');
-  let buffer: string[] = [];
-  const flush = () => {
-    if (buffer.some((l) => l.trim())) process.stdout.write(`\n${renderOne(buffer.join('\n'), classify, kb, { json: false })}\n\n`);
-    buffer = [];
-  };
-  for await (const line of rl) {
-    if (!line.trim() && buffer.length) flush();
-    else buffer.push(line);
+type Out = (s: string) => void;
+
+export function formatMessage(m: Message): string {
+  const out: string[] = [];
+  for (const b of m.blocks) {
+    if (b.kind === 'title') out.push(`\n== ${b.text}`);
+    else if (b.kind === 'code') out.push(b.text.split('\n').map((l) => `    ${l}`).join('\n'));
+    else if (b.kind === 'fields') out.push(`${b.text}:\n${b.fields!.map(([k, v]) => `  ${k}: ${v}`).join('\n')}`);
+    else if (b.kind === 'note') out.push(`  (${b.text})`);
+    else out.push(b.text);
   }
-  flush();
+  if (m.buttons?.length) out.push(m.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  '));
+  for (const f of m.files ?? []) out.push(`(${f.name} — ${f.content.length} characters)`);
+  return out.join('\n');
+}
+
+const ANSWERS: Record<string, number> = {
+  y: 0, yes: 0, worked: 0, ok: 0, '1': 0,
+  n: 1, no: 1, failed: 1, fail: 1, '2': 1,
+  s: 2, skip: 2, '3': 2,
+  l: 3, log: 3, new: 3, newlog: 3, '4': 3,
+  q: 4, stop: 4, quit: 4, '5': 4,
+};
+const REASONS: Record<string, Reason> = { '1': 'same', same: 'same', '2': 'different', different: 'different', '3': 'could_not_apply', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
+
+export interface TerminalOptions {
+  engine: Engine;
+  input: NodeJS.ReadableStream;
+  out: Out;
+  interactive: boolean;
+  /** Text to open the first case with (comfyoom chat FILE). */
+  initialPaste?: string;
+  resume?: boolean;
+  user?: string;
+}
+
+export async function runTerminal(o: TerminalOptions): Promise<number> {
+  const origin: Origin = { platform: 'terminal', user: o.user ?? `local:${userInfo().username}`, channel: 'terminal' };
+  const { engine, out } = o;
+  for (const { messages } of engine.sweep()) messages.forEach((m) => out(formatMessage(m)));
+
+  let caseId: string | undefined;
+  let buttons: string[] = [];
+  const show = (messages: Message[]) => {
+    for (const m of messages) {
+      out(formatMessage(m));
+      if (m.buttons?.length) buttons = m.buttons.map((b) => b.id);
+      if (m.caseId) caseId = m.caseId;
+    }
+    const state = caseId ? engine.state(caseId) : undefined;
+    if (!state || state.status !== 'open') {
+      caseId = undefined;
+      buttons = [];
+    }
+    prompt();
+  };
+  const mode = () => {
+    const s = caseId ? engine.state(caseId) : undefined;
+    return !s ? 'paste' : s.awaiting === 'log' ? 'log' : s.awaiting;
+  };
+  const prompt = () => {
+    if (!o.interactive) return;
+    const m = mode();
+    out(m === 'paste' ? '\nPaste a ComfyUI error or log, then an empty line (Ctrl+D to quit) / 粘贴报错或日志，以空行结束：' : m === 'log' ? 'Paste the new log, then an empty line / 粘贴新日志，以空行结束：' : '> ');
+  };
+
+  if (o.resume) {
+    caseId = engine.lastOpenCase(origin);
+    if (!caseId) out('No open case to resume. / 没有可以继续的问题。');
+    else show(engine.current(caseId));
+  } else if (o.initialPaste !== undefined) show(engine.open(origin, o.initialPaste));
+  else {
+    out('ComfyOOM — ComfyUI out-of-memory troubleshooter / ComfyUI 显存不足排障助手');
+    prompt();
+  }
+
+  let buffer: string[] = [];
+  const flushPaste = () => {
+    const text = buffer.join('\n');
+    buffer = [];
+    if (!text.trim()) return;
+    show(caseId ? engine.paste(caseId, text, origin) : engine.open(origin, text));
+  };
+
+  const rl = createInterface({ input: o.input, terminal: false });
+  for await (const raw of rl) {
+    const line = raw.trimEnd();
+    const m = mode();
+    if (buffer.length || m === 'paste' || m === 'log') {
+      // Collecting a paste: it ends at an empty line.
+      if (line.trim()) buffer.push(line);
+      else if (buffer.length) flushPaste();
+      continue;
+    }
+    const word = line.trim().toLowerCase();
+    if (!word) continue;
+    if (m === 'reason') {
+      const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
+      const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)];
+      if (id) show(engine.press(id, origin));
+      else out('Answer 1 (same error), 2 (a different error) or 3 (could not apply it). / 请回答 1、2 或 3。');
+      continue;
+    }
+    const choice = ANSWERS[word];
+    if (choice !== undefined && buttons[choice]) {
+      show(engine.press(buttons[choice]!, origin));
+      continue;
+    }
+    // Anything else on the answer prompt is the start of a pasted log.
+    buffer.push(line);
+  }
+  if (buffer.length) flushPaste();
   return 0;
 }

@@ -1,0 +1,223 @@
+// The platform-neutral engine: pastes and button presses in, neutral messages out. It ties the
+// pure parts (classifier, planner, state machine, renderer) to the case store; chat adapters and
+// the terminal only translate its messages.
+import { createHash, randomBytes } from 'node:crypto';
+import { createClassifier, type Classifier, type Diagnosis } from '../classify/classify.ts';
+import type { Facts } from '../classify/facts/types.ts';
+import { detectLang, type Lang } from '../i18n/messages.ts';
+import type { Kb } from '../kb/load.ts';
+import { planSteps, type Plan } from '../plan/plan.ts';
+import { redact } from '../redact/redact.ts';
+import { describeFacts } from '../render/diagnosis-text.ts';
+import type { CaseStore } from '../store/cases.ts';
+import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
+import { parseButtonId, renderDiagnosisMessage, renderReplies, type Message } from './render.ts';
+import { C } from './strings.ts';
+
+export interface Origin {
+  platform: string;
+  server?: string;
+  channel?: string;
+  user: string;
+  /** The platform's locale for the user, e.g. "zh-CN". */
+  locale?: string;
+  /** Moderators may answer any case's buttons. */
+  moderator?: boolean;
+}
+
+export interface EngineOptions {
+  kb: Kb;
+  store: CaseStore;
+  classify?: Classifier;
+  now?: () => number;
+  newId?: () => string;
+  /** An open case with no activity for this long is abandoned (default 24 h). */
+  idleMs?: number;
+}
+
+/** Redacted pastes are stored up to this size, head and tail kept. */
+const MAX_STORED_PASTE = 64 * 1024;
+
+interface Classified {
+  diagnosis: Diagnosis;
+  plan: Plan;
+  ref: PlanRef;
+  oom: boolean;
+}
+
+export const langFor = (locale: string | undefined, text: string): Lang => (locale?.toLowerCase().startsWith('zh') ? 'zh' : detectLang(text));
+
+/** Same error, same fingerprint: digits, hex and paths do not make an error new. */
+export function fingerprint(d: Diagnosis): string {
+  const message = (d.facts.exception?.message ?? '')
+    .toLowerCase()
+    .replace(/0x[0-9a-f]+/g, '#')
+    .replace(/\d+(?:\.\d+)?/g, '#')
+    .replace(/(?:[a-z]:)?[\\/][^\s'"]+/g, '<path>')
+    .slice(0, 200);
+  return createHash('sha1').update(`${d.category}|${d.facts.exception?.type ?? ''}|${message}`).digest('hex').slice(0, 12);
+}
+
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, 4096);
+  if (sample.includes('\u0000')) return true;
+  const control = sample.match(/[\u0001-\u0008\u000e-\u001f\ufffd]/g)?.length ?? 0;
+  return sample.length > 0 && control / sample.length > 0.1;
+}
+
+const capPaste = (text: string) =>
+  text.length <= MAX_STORED_PASTE ? text : `${text.slice(0, MAX_STORED_PASTE / 4)}\n…\n${text.slice(text.length - (MAX_STORED_PASTE * 3) / 4)}`;
+
+export class Engine {
+  readonly kb: Kb;
+  private readonly store: CaseStore;
+  private readonly classifyText: Classifier;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly idleMs: number;
+
+  constructor(o: EngineOptions) {
+    this.kb = o.kb;
+    this.store = o.store;
+    this.classifyText = o.classify ?? createClassifier(o.kb);
+    this.now = o.now ?? Date.now;
+    this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
+    this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
+  }
+
+  private classify(text: string): Classified {
+    const diagnosis = this.classifyText(text);
+    const plan = planSteps(diagnosis.entry, diagnosis.facts, this.kb);
+    return {
+      diagnosis,
+      plan,
+      ref: { entry: diagnosis.entry.id, category: diagnosis.category, steps: plan.steps.map((s) => s.id) },
+      oom: diagnosis.category !== 'not_oom',
+    };
+  }
+
+  /** A problem with the paste itself, answered before any case exists. */
+  private checkPaste(text: string, lang: Lang): Message | undefined {
+    if (!text.trim()) return { ephemeral: true, blocks: [{ kind: 'text', text: C.emptyPaste[lang] }] };
+    if (looksBinary(text)) return { ephemeral: true, blocks: [{ kind: 'text', text: C.binaryPaste[lang] }] };
+    return undefined;
+  }
+
+  /** Diagnoses a paste and opens a case that walks its owner through the plan. */
+  open(origin: Origin, text: string): Message[] {
+    const lang = langFor(origin.locale, text);
+    const problem = this.checkPaste(text, lang);
+    if (problem) return [problem];
+    const c = this.classify(text);
+    const caseId = this.newId();
+    const at = this.now();
+    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref });
+    const state = t.state!;
+    this.store.create(
+      {
+        id: caseId,
+        platform: origin.platform,
+        server: origin.server,
+        channel: origin.channel,
+        userId: origin.user,
+        createdAt: at,
+        category: c.diagnosis.category,
+        entry: c.diagnosis.entry.id,
+        kbVersion: c.diagnosis.kbVersion,
+        facts: factsForStorage(c.diagnosis.facts),
+        paste: capPaste(redact(text)),
+        fingerprint: fingerprint(c.diagnosis),
+        recognized: c.diagnosis.entry.priority >= 0,
+      },
+      t.records,
+      state,
+    );
+    return [renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), ...this.render(t.replies, state)];
+  }
+
+  /** A button press, from anyone; the machine decides whether it counts. */
+  press(buttonId: string, origin: Origin): Message[] {
+    const choice = parseButtonId(buttonId);
+    const found = choice && this.store.get(choice.caseId);
+    if (!choice || !found) {
+      const lang = langFor(origin.locale, '');
+      return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[lang] }] }];
+    }
+    const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
+    const command: Command = 'action' in choice ? { kind: 'action', offer: choice.offer, action: choice.action, ...who } : { kind: 'reason', offer: choice.offer, reason: choice.reason, ...who };
+    return this.apply(found.state, command);
+  }
+
+  /** A new log pasted into an open case. */
+  paste(caseId: string, text: string, origin: Origin): Message[] {
+    const found = this.store.get(caseId);
+    if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langFor(origin.locale, text)] }] }];
+    const problem = this.checkPaste(text, found.state.lang);
+    if (problem) return [problem];
+    const c = this.classify(text);
+    const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom };
+    return this.apply(found.state, command, c);
+  }
+
+  /** Abandons open cases idle for longer than the idle time; returns what to tell each. */
+  sweep(): { caseId: string; messages: Message[] }[] {
+    const at = this.now();
+    return this.store.idleOpen(at - this.idleMs).map((caseId) => {
+      const found = this.store.get(caseId)!;
+      return { caseId, messages: this.apply(found.state, { kind: 'tick', at, idleMs: this.idleMs }) };
+    });
+  }
+
+  /** The question a case is waiting on, shown again (after a restart, or on request). */
+  current(caseId: string): Message[] {
+    const found = this.store.get(caseId);
+    if (!found) return [];
+    const s = found.state;
+    if (s.status !== 'open') return this.render([{ type: 'rejected', why: 'closed' }], s);
+    const stepId = s.plan.steps[s.index]!;
+    const reply: Reply =
+      s.awaiting === 'answer'
+        ? { type: 'step', step: stepId, index: s.index, total: s.plan.steps.length, offer: s.offer }
+        : s.awaiting === 'reason'
+          ? { type: 'ask_reason', step: stepId, offer: s.offer }
+          : { type: 'ask_log', step: stepId, offer: s.offer };
+    return this.render([reply], s);
+  }
+
+  lastOpenCase(origin: Origin): string | undefined {
+    return this.store.lastOpen(origin.platform, origin.user, origin.channel);
+  }
+
+  state(caseId: string): CaseState | undefined {
+    return this.store.get(caseId)?.state;
+  }
+
+  private apply(state: CaseState, command: Command, pasted?: Classified): Message[] {
+    const t = step(state, command);
+    const next = t.state ?? state;
+    this.store.append(state.caseId, t.records, next);
+    return this.render(t.replies, next, pasted);
+  }
+
+  private render(replies: Reply[], state: CaseState, pasted?: Classified): Message[] {
+    const row = this.store.get(state.caseId)?.row;
+    const storedFacts = row ? (JSON.parse(row.facts) as Facts) : undefined;
+    // The newest log's facts tailor the current plan once the case has switched to it.
+    const facts = pasted && pasted.ref.entry === state.plan.entry ? pasted.diagnosis.facts : storedFacts;
+    const entry = this.kb.entries.find((e) => e.id === state.plan.entry);
+    const planned = new Map((entry && facts ? planSteps(entry, facts, this.kb).steps : []).map((s) => [s.id, s]));
+    return renderReplies(replies, {
+      kb: this.kb,
+      state,
+      facts: facts ? describeFacts(facts, state.lang) : [],
+      planned,
+      ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),
+    });
+  }
+}
+
+/** Facts as stored: redacted (an exception message may hold a home path), without evidence lines. */
+function factsForStorage(facts: Facts): Facts {
+  const { evidence: _lines, ...rest } = facts;
+  return { ...(JSON.parse(redact(JSON.stringify(rest))) as Omit<Facts, 'evidence'>), evidence: {} };
+}

@@ -1,0 +1,245 @@
+// The guided conversation as a pure function: (state, command) -> (state, replies, records).
+// Commands are what people do (open a case, press a button, paste a new log) or the clock
+// ticking; records are the facts worth keeping, and the state is nothing but those records
+// folded together, so replaying a case's stored records rebuilds it exactly (event sourcing).
+import type { Lang } from '../i18n/messages.ts';
+
+export type Answer = 'worked' | 'failed' | 'skipped';
+export type Reason = 'same' | 'different' | 'could_not_apply';
+export type Action = 'worked' | 'failed' | 'skip' | 'newlog' | 'stop';
+export type Status = 'open' | 'resolved' | 'escalated' | 'abandoned' | 'cancelled';
+
+/** What the classifier and the planner said about a paste, as the conversation needs it. */
+export interface PlanRef {
+  entry: string;
+  category: string;
+  steps: string[];
+}
+
+export interface Tried {
+  entry: string;
+  step: string;
+  answer: Answer;
+  reason?: Reason;
+}
+
+export interface CaseState {
+  caseId: string;
+  owner: string;
+  lang: Lang;
+  status: Status;
+  /** What the open case waits for: an answer to the current step, why it failed, or a new log. */
+  awaiting: 'answer' | 'reason' | 'log';
+  plan: PlanRef;
+  index: number;
+  /** Bumped by every new question; a button carries the offer it answers, so old ones go stale. */
+  offer: number;
+  tried: Tried[];
+  plans: PlanRef[];
+  resolvingStep?: string;
+  resolution?: 'confirmed' | 'assumed';
+  lastActivity: number;
+}
+
+interface Actor {
+  at: number;
+  actor: string;
+  moderator: boolean;
+}
+
+export type Command =
+  | { kind: 'open'; at: number; caseId: string; owner: string; lang: Lang; plan: PlanRef }
+  | ({ kind: 'action'; offer: number; action: Action } & Actor)
+  | ({ kind: 'reason'; offer: number; reason: Reason } & Actor)
+  | ({ kind: 'log'; plan: PlanRef; oom: boolean } & Actor)
+  | { kind: 'tick'; at: number; idleMs: number };
+
+export type Record =
+  | { type: 'opened'; at: number; caseId: string; owner: string; lang: Lang; plan: PlanRef }
+  | { type: 'offered'; at: number; step: string; index: number; offer: number }
+  | { type: 'asked_reason'; at: number; step: string; offer: number }
+  | { type: 'asked_log'; at: number; step: string; offer: number }
+  | { type: 'answered'; at: number; step: string; answer: Answer; reason?: Reason }
+  | { type: 'log_pasted'; at: number; entry: string; category: string; oom: boolean; same: boolean }
+  | { type: 'plan_switched'; at: number; credited: string; plan: PlanRef }
+  | { type: 'resolved'; at: number; step: string; resolution: 'confirmed' | 'assumed' }
+  | { type: 'escalated'; at: number }
+  | { type: 'abandoned'; at: number }
+  | { type: 'cancelled'; at: number };
+
+export type Reply =
+  | { type: 'step'; step: string; index: number; total: number; offer: number }
+  | { type: 'ask_reason'; step: string; offer: number }
+  | { type: 'ask_log'; step: string; offer: number }
+  | { type: 'resolved'; step: string; resolution: 'confirmed' | 'assumed' }
+  | { type: 'same_failure'; step: string }
+  | { type: 'progress'; credited: string; from: PlanRef; to: PlanRef }
+  | { type: 'new_error'; entry: string }
+  | { type: 'escalation'; tried: Tried[]; plans: PlanRef[] }
+  | { type: 'cancelled' }
+  | { type: 'abandoned' }
+  | { type: 'rejected'; why: 'not_owner' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number } };
+
+export interface Transition {
+  state: CaseState | undefined;
+  replies: Reply[];
+  records: Record[];
+}
+
+export const isClosed = (s: CaseState) => s.status !== 'open';
+
+/** Folds one record into the state. Total and pure: replaying records rebuilds any state. */
+export function evolve(s: CaseState | undefined, r: Record): CaseState | undefined {
+  if (r.type === 'opened') {
+    return {
+      caseId: r.caseId,
+      owner: r.owner,
+      lang: r.lang,
+      status: 'open',
+      awaiting: 'answer',
+      plan: r.plan,
+      index: 0,
+      offer: 0,
+      tried: [],
+      plans: [r.plan],
+      lastActivity: r.at,
+    };
+  }
+  if (!s) return s;
+  const next: CaseState = { ...s, lastActivity: r.at };
+  switch (r.type) {
+    case 'offered':
+      return { ...next, awaiting: 'answer', index: r.index, offer: r.offer };
+    case 'asked_reason':
+      return { ...next, awaiting: 'reason', offer: r.offer };
+    case 'asked_log':
+      return { ...next, awaiting: 'log', offer: r.offer };
+    case 'answered':
+      return { ...next, tried: [...s.tried, { entry: s.plan.entry, step: r.step, answer: r.answer, ...(r.reason ? { reason: r.reason } : {}) }] };
+    case 'log_pasted':
+      return next;
+    case 'plan_switched':
+      return { ...next, plan: r.plan, index: 0, plans: [...s.plans, r.plan] };
+    case 'resolved':
+      return { ...next, status: 'resolved', resolvingStep: r.step, resolution: r.resolution };
+    case 'escalated':
+      return { ...next, status: 'escalated' };
+    case 'abandoned':
+      return { ...s, status: 'abandoned' }; // idleness is not activity
+    case 'cancelled':
+      return { ...next, status: 'cancelled' };
+  }
+}
+
+export const replay = (records: Record[]): CaseState | undefined => records.reduce<CaseState | undefined>(evolve, undefined);
+
+const currentStep = (s: CaseState) => s.plan.steps[s.index]!;
+
+/** Offers the first step at or after `from` that this case has not tried yet, or escalates. */
+function offerFrom(s: CaseState, from: number, at: number): { records: Record[]; replies: Reply[] } {
+  const done = new Set(s.tried.map((t) => t.step));
+  for (let i = from; i < s.plan.steps.length; i++) {
+    const step = s.plan.steps[i]!;
+    if (done.has(step)) continue;
+    const offer = s.offer + 1;
+    return {
+      records: [{ type: 'offered', at, step, index: i, offer }],
+      replies: [{ type: 'step', step, index: i, total: s.plan.steps.length, offer }],
+    };
+  }
+  return { records: [{ type: 'escalated', at }], replies: [{ type: 'escalation', tried: s.tried, plans: s.plans }] };
+}
+
+/** Decides what a command means for a case: the records to keep and the replies to show. */
+export function decide(s: CaseState | undefined, c: Command): { records: Record[]; replies: Reply[] } {
+  const none = (why: Extract<Reply, { type: 'rejected' }>['why']) => ({
+    records: [],
+    replies: [{ type: 'rejected' as const, why, ...(s && !isClosed(s) ? { current: { step: currentStep(s), index: s.index, total: s.plan.steps.length } } : {}) }],
+  });
+
+  if (c.kind === 'open') {
+    if (s) return none('unexpected');
+    const opened: Record = { type: 'opened', at: c.at, caseId: c.caseId, owner: c.owner, lang: c.lang, plan: c.plan };
+    const first = offerFrom(evolve(undefined, opened)!, 0, c.at);
+    return { records: [opened, ...first.records], replies: first.replies };
+  }
+  if (!s) return none('unexpected');
+  if (c.kind === 'tick') {
+    if (isClosed(s) || c.at - s.lastActivity < c.idleMs) return { records: [], replies: [] };
+    return { records: [{ type: 'abandoned', at: c.at }], replies: [{ type: 'abandoned' }] };
+  }
+  if (isClosed(s)) return none('closed');
+  if (c.actor !== s.owner && !c.moderator) return none('not_owner');
+  const step = currentStep(s);
+
+  if (c.kind === 'action') {
+    if (c.offer !== s.offer || s.awaiting !== 'answer') return none('stale');
+    switch (c.action) {
+      case 'worked':
+        return {
+          records: [
+            { type: 'answered', at: c.at, step, answer: 'worked' },
+            { type: 'resolved', at: c.at, step, resolution: 'confirmed' },
+          ],
+          replies: [{ type: 'resolved', step, resolution: 'confirmed' }],
+        };
+      case 'failed':
+        return { records: [{ type: 'asked_reason', at: c.at, step, offer: s.offer + 1 }], replies: [{ type: 'ask_reason', step, offer: s.offer + 1 }] };
+      case 'skip': {
+        const answered: Record = { type: 'answered', at: c.at, step, answer: 'skipped' };
+        const next = offerFrom(evolve(s, answered)!, s.index + 1, c.at);
+        return { records: [answered, ...next.records], replies: next.replies };
+      }
+      case 'newlog':
+        return { records: [{ type: 'asked_log', at: c.at, step, offer: s.offer + 1 }], replies: [{ type: 'ask_log', step, offer: s.offer + 1 }] };
+      case 'stop':
+        return { records: [{ type: 'cancelled', at: c.at }], replies: [{ type: 'cancelled' }] };
+    }
+  }
+
+  if (c.kind === 'reason') {
+    if (c.offer !== s.offer || s.awaiting !== 'reason') return none('stale');
+    const answered: Record = { type: 'answered', at: c.at, step, answer: 'failed', reason: c.reason };
+    if (c.reason === 'different') {
+      // The step changed the failure: the new log decides whether it moved things forward.
+      const ask: Record = { type: 'asked_log', at: c.at, step, offer: s.offer + 1 };
+      return { records: [answered, ask], replies: [{ type: 'ask_log', step, offer: s.offer + 1 }] };
+    }
+    const next = offerFrom(evolve(s, answered)!, s.index + 1, c.at);
+    return { records: [answered, ...next.records], replies: next.replies };
+  }
+
+  // A new log, pasted at any point of an open case.
+  const same = c.oom && c.plan.category === s.plan.category;
+  const pasted: Record = { type: 'log_pasted', at: c.at, entry: c.plan.entry, category: c.plan.category, oom: c.oom, same };
+  const answeredHere = s.tried.some((t) => t.step === step && t.entry === s.plan.entry);
+  if (!c.oom) {
+    // No longer out of memory: the step on screen got past it (assumed, not confirmed).
+    return {
+      records: [pasted, { type: 'resolved', at: c.at, step, resolution: 'assumed' }],
+      replies: [
+        { type: 'resolved', step, resolution: 'assumed' },
+        { type: 'new_error', entry: c.plan.entry },
+      ],
+    };
+  }
+  if (same) {
+    const failed: Record[] = answeredHere ? [] : [{ type: 'answered', at: c.at, step, answer: 'failed', reason: 'same' }];
+    const after = failed.reduce<CaseState | undefined>(evolve, evolve(s, pasted))!;
+    const next = offerFrom(after, s.index + 1, c.at);
+    return { records: [pasted, ...failed, ...next.records], replies: [{ type: 'same_failure', step }, ...next.replies] };
+  }
+  // A different memory failure (say sampling passes and VAE decode fails now): progress.
+  const switched: Record = { type: 'plan_switched', at: c.at, credited: step, plan: c.plan };
+  const after = evolve(evolve(s, pasted), switched)!;
+  const next = offerFrom(after, 0, c.at);
+  return {
+    records: [pasted, switched, ...next.records],
+    replies: [{ type: 'progress', credited: step, from: s.plan, to: c.plan }, ...next.replies],
+  };
+}
+
+export function step(s: CaseState | undefined, c: Command): Transition {
+  const { records, replies } = decide(s, c);
+  return { state: records.reduce(evolve, s), replies, records };
+}

@@ -1,0 +1,208 @@
+// Everything a user sees, decided once: the machine's replies become platform-neutral messages
+// (text blocks, buttons, files) in the user's language. Adapters only translate these.
+import type { Diagnosis } from '../classify/classify.ts';
+import type { Kb } from '../kb/load.ts';
+import { M, t, type Lang } from '../i18n/messages.ts';
+import { describeFacts } from '../render/diagnosis-text.ts';
+import type { Plan, PlannedStep } from '../plan/plan.ts';
+import type { Action, CaseState, Reason, Reply, Tried } from './machine.ts';
+import { C } from './strings.ts';
+
+export interface Block {
+  kind: 'title' | 'text' | 'code' | 'fields' | 'note';
+  text: string;
+  fields?: [string, string][];
+}
+
+export interface Button {
+  /** At most 100 characters; carries the case, the question it answers and the choice. */
+  id: string;
+  label: string;
+  style: 'primary' | 'secondary' | 'success' | 'danger';
+}
+
+export interface Message {
+  caseId?: string;
+  /** Only the person who acted should see it (a refusal, a private note). */
+  ephemeral?: boolean;
+  blocks: Block[];
+  buttons?: Button[];
+  files?: { name: string; content: string }[];
+}
+
+const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };
+const REASON_CODES: Record<Reason, string> = { same: 'rs', different: 'rd', could_not_apply: 'ra' };
+
+export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason });
+
+export const buttonId = (caseId: string, offer: number, code: string) => `coom:${caseId}:${offer}:${code}`;
+
+/** Parses a button id back; undefined for ids that are not ours or are malformed. */
+export function parseButtonId(id: string): ButtonChoice | undefined {
+  const m = /^coom:([A-Za-z0-9_-]{1,40}):(\d{1,9}):([a-z]{1,2})$/.exec(id);
+  if (!m) return undefined;
+  const [, caseId, offer, code] = m as unknown as [string, string, string, string];
+  const action = (Object.keys(ACTION_CODES) as Action[]).find((a) => ACTION_CODES[a] === code);
+  if (action) return { caseId, offer: Number(offer), action };
+  const reason = (Object.keys(REASON_CODES) as Reason[]).find((r) => REASON_CODES[r] === code);
+  if (reason) return { caseId, offer: Number(offer), reason };
+  return undefined;
+}
+
+function stepButtons(caseId: string, offer: number, lang: Lang): Button[] {
+  return [
+    { id: buttonId(caseId, offer, 'w'), label: t(C.buttons.worked, lang), style: 'success' },
+    { id: buttonId(caseId, offer, 'f'), label: t(C.buttons.failed, lang), style: 'danger' },
+    { id: buttonId(caseId, offer, 's'), label: t(C.buttons.skip, lang), style: 'secondary' },
+    { id: buttonId(caseId, offer, 'n'), label: t(C.buttons.newlog, lang), style: 'secondary' },
+    { id: buttonId(caseId, offer, 'x'), label: t(C.buttons.stop, lang), style: 'secondary' },
+  ];
+}
+
+function reasonButtons(caseId: string, offer: number, lang: Lang): Button[] {
+  return [
+    { id: buttonId(caseId, offer, 'rs'), label: t(C.buttons.same, lang), style: 'primary' },
+    { id: buttonId(caseId, offer, 'rd'), label: t(C.buttons.different, lang), style: 'primary' },
+    { id: buttonId(caseId, offer, 'ra'), label: t(C.buttons.couldNotApply, lang), style: 'secondary' },
+  ];
+}
+
+export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, caseId?: string): Message {
+  const blocks: Block[] = [
+    { kind: 'title', text: t(d.entry.title, lang) },
+    { kind: 'text', text: t(d.entry.cause, lang) },
+  ];
+  const facts = describeFacts(d.facts, lang);
+  if (facts.length) blocks.push({ kind: 'fields', text: t(M.whatTheLogSays, lang), fields: facts });
+  const evidence = d.evidence.slice(0, 3).map((e) => e.text.slice(0, 200));
+  if (evidence.length) blocks.push({ kind: 'code', text: evidence.join('\n') });
+  const confidence = `${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%`;
+  const skipped = plan.skipped.length ? ` · ${t(M.skipped, lang)}: ${plan.skipped.map((s) => t(s.title, lang)).join('; ')}` : '';
+  blocks.push({ kind: 'note', text: `${d.category} · ${confidence}${d.truncated ? ` · ${t(M.truncated, lang)}` : ''}${skipped}` });
+  if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(C.lowConfidence, lang) });
+  return { ...(caseId ? { caseId } : {}), blocks };
+}
+
+function renderStep(ctx: RenderContext, stepId: string, index: number, total: number, offer: number): Message {
+  const { kb, state } = ctx;
+  const lang = state.lang;
+  const step = kb.steps.get(stepId);
+  const planned = ctx.planned.get(stepId);
+  const blocks: Block[] = [{ kind: 'title', text: `${t(C.stepOf, lang).replace('{n}', String(index + 1)).replace('{total}', String(total))}: ${step ? t(step.title, lang) : stepId}` }];
+  if (planned) {
+    blocks.push({ kind: 'text', text: t(planned.text, lang) });
+    const commands = [planned.portable && `# ${t(M.portable, lang)}\n${planned.portable}`, planned.manual && `# ${t(M.manual, lang)}\n${planned.manual}`].filter(Boolean);
+    if (commands.length) blocks.push({ kind: 'code', text: commands.join('\n') });
+  }
+  if (step) {
+    blocks.push({ kind: 'text', text: `${t(M.why, lang)}: ${t(step.why, lang)}` });
+    blocks.push({ kind: 'note', text: `${t(M.verify, lang)}: ${t(step.verify, lang)}` });
+  }
+  blocks.push({ kind: 'note', text: t(C.askResult, lang) });
+  return { caseId: state.caseId, blocks, buttons: stepButtons(state.caseId, offer, lang) };
+}
+
+function triedLines(kb: Kb, tried: Tried[], lang: Lang): string {
+  return tried
+    .map((x) => {
+      const title = kb.steps.get(x.step) ? t(kb.steps.get(x.step)!.title, lang) : x.step;
+      const answer = t(C.answers[x.answer], lang) + (x.reason ? ` (${t(C.reasons[x.reason], lang)})` : '');
+      return `- ${title}: ${answer}`;
+    })
+    .join('\n');
+}
+
+/** The hand-over for human helpers when the plan runs out: facts, everything tried, the answers. */
+export function escalationSummary(kb: Kb, state: CaseState, facts: [string, string][], lang: Lang): string {
+  const entries = state.plans.map((p) => {
+    const e = kb.entries.find((x) => x.id === p.entry);
+    return e ? `${t(e.title, lang)} (${p.category})` : p.category;
+  });
+  return [
+    `# ComfyOOM ${t(C.caseLabel, lang)} ${state.caseId}`,
+    `${t(C.diagnosisLabel, lang)}: ${entries.join(' → ')}`,
+    '',
+    ...facts.map(([k, v]) => `${k}: ${v}`),
+    '',
+    `${t(C.triedLabel, lang)}:`,
+    triedLines(kb, state.tried, lang) || '-',
+  ].join('\n');
+}
+
+export interface RenderContext {
+  kb: Kb;
+  state: CaseState;
+  /** Facts of the case, for escalation summaries. */
+  facts: [string, string][];
+  /** The current plan's steps as tailored to the case's facts (variant text and commands). */
+  planned: Map<string, PlannedStep>;
+  /** The diagnosis of a newly pasted log, when there is one. */
+  newDiagnosis?: { diagnosis: Diagnosis; plan: Plan };
+}
+
+export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
+  const { kb, state } = ctx;
+  const lang = state.lang;
+  const caseId = state.caseId;
+  const out: Message[] = [];
+  const stepTitle = (id: string) => (kb.steps.get(id) ? t(kb.steps.get(id)!.title, lang) : id);
+  for (const r of replies) {
+    switch (r.type) {
+      case 'step':
+        out.push(renderStep(ctx, r.step, r.index, r.total, r.offer));
+        break;
+      case 'ask_reason':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askReason, lang) }], buttons: reasonButtons(caseId, r.offer, lang) });
+        break;
+      case 'ask_log':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askLog, lang) }] });
+        break;
+      case 'resolved':
+        out.push({
+          caseId,
+          blocks: [{ kind: 'text', text: t(r.resolution === 'confirmed' ? C.resolvedConfirmed : C.resolvedAssumed, lang).replace('{step}', stepTitle(r.step)) }],
+        });
+        break;
+      case 'same_failure':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.sameFailure, lang).replace('{step}', stepTitle(r.step)) }] });
+        break;
+      case 'progress': {
+        const to = kb.entries.find((e) => e.id === r.to.entry);
+        out.push({
+          caseId,
+          blocks: [{ kind: 'text', text: t(C.progress, lang).replace('{step}', stepTitle(r.credited)).replace('{entry}', to ? t(to.title, lang) : r.to.category) }],
+        });
+        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        break;
+      }
+      case 'new_error':
+        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        break;
+      case 'escalation': {
+        const summary = escalationSummary(kb, state, ctx.facts, lang);
+        out.push({
+          caseId,
+          blocks: [
+            { kind: 'text', text: t(C.escalated, lang) },
+            { kind: 'code', text: summary.slice(0, 1500) },
+          ],
+          files: [{ name: `comfyoom-${caseId}.md`, content: summary }],
+        });
+        break;
+      }
+      case 'cancelled':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.cancelled, lang) }] });
+        break;
+      case 'abandoned':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.abandoned, lang) }] });
+        break;
+      case 'rejected': {
+        const why = t(C.rejected[r.why], lang);
+        const current = r.current ? ` ${t(C.currentStep, lang).replace('{n}', String(r.current.index + 1)).replace('{total}', String(r.current.total)).replace('{step}', stepTitle(r.current.step))}` : '';
+        out.push({ caseId, ephemeral: true, blocks: [{ kind: 'text', text: why + current }] });
+        break;
+      }
+    }
+  }
+  return out;
+}

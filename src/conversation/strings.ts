@@ -1,0 +1,62 @@
+// Fixed texts of the conversation, in both languages.
+export const C = {
+  buttons: {
+    worked: { en: 'Worked', zh: '解决了' },
+    failed: { en: 'Still failing', zh: '还是报错' },
+    skip: { en: 'Skip', zh: '跳过' },
+    newlog: { en: 'Paste a new log', zh: '粘贴新日志' },
+    stop: { en: 'Stop', zh: '结束' },
+    same: { en: 'Same error', zh: '同样的错误' },
+    different: { en: 'A different error', zh: '换了一个错误' },
+    couldNotApply: { en: "Couldn't apply it", zh: '没法照做' },
+  },
+  stepOf: { en: 'Step {n} of {total}', zh: '第 {n} 步（共 {total} 步）' },
+  askResult: { en: 'Try only this step, run the workflow again, then tell me how it went.', zh: '只做这一步，重新运行工作流，然后告诉我结果。' },
+  askReason: { en: 'What happened when you tried it?', zh: '照做之后是什么情况？' },
+  askLog: { en: 'Paste the new error or console log (the last 30–50 lines are enough).', zh: '请粘贴新的报错或控制台日志（最后 30–50 行就够了）。' },
+  resolvedConfirmed: { en: 'Great, fixed by: {step}. I recorded it so others with this error get this fix sooner.', zh: '太好了，解决办法是：{step}。已记录下来，之后遇到同样错误的人会更快得到这个办法。' },
+  resolvedAssumed: {
+    en: 'That is no longer an out-of-memory error, so "{step}" got you past it. Here is what the new error means:',
+    zh: '新的日志已经不是内存不足了，说明「{step}」起了作用。下面是新错误的含义：',
+  },
+  sameFailure: { en: 'Still the same failure after "{step}". On to the next step.', zh: '做完「{step}」后还是同样的错误。继续下一步。' },
+  progress: {
+    en: 'Progress: "{step}" got past the first failure. The new one is different: {entry}. Switching to its fixes.',
+    zh: '有进展：「{step}」解决了原来的问题。现在是另一个问题：{entry}。改用对应的修复步骤。',
+  },
+  escalated: {
+    en: "I have no more steps for this one. Here is a summary for the helpers in this channel; they can take it from here.",
+    zh: '我已经没有更多步骤了。下面是给本频道热心人的摘要，他们可以接着帮你。',
+  },
+  cancelled: { en: 'Stopped. Paste a new log any time to start again.', zh: '已结束。随时粘贴新的日志即可重新开始。' },
+  abandoned: { en: 'This case was closed after a long time without an answer. Paste the log again to restart.', zh: '这个问题长时间没有回复，已自动关闭。重新粘贴日志即可再次开始。' },
+  lowConfidence: {
+    en: 'I am not sure about this reading. If it looks wrong, paste the full console log as text (not a screenshot).',
+    zh: '我对这个判断没有把握。如果看起来不对，请以文字形式粘贴完整的控制台日志（不要截图）。',
+  },
+  currentStep: { en: 'The current question is step {n} of {total}: {step}.', zh: '当前是第 {n} 步（共 {total} 步）：{step}。' },
+  rejected: {
+    not_owner: { en: 'Only the person who opened this case (or a moderator) can answer its buttons.', zh: '只有发起这个问题的人（或管理员）才能点这些按钮。' },
+    stale: { en: 'That button belongs to an earlier question, so I ignored it.', zh: '这个按钮属于之前的问题，已忽略。' },
+    closed: { en: 'This case is already closed. Paste a new log to start a new one.', zh: '这个问题已经结束。粘贴新的日志即可开始新的诊断。' },
+    unexpected: { en: 'I could not find that case. Paste the log again to start over.', zh: '找不到这个问题记录。请重新粘贴日志。' },
+  },
+  answers: {
+    worked: { en: 'worked', zh: '解决了' },
+    failed: { en: 'still failing', zh: '还是报错' },
+    skipped: { en: 'skipped', zh: '跳过' },
+  },
+  reasons: {
+    same: { en: 'same error', zh: '同样的错误' },
+    different: { en: 'a different error', zh: '换了一个错误' },
+    could_not_apply: { en: "couldn't apply it", zh: '没法照做' },
+  },
+  caseLabel: { en: 'case', zh: '问题' },
+  diagnosisLabel: { en: 'Diagnosis', zh: '诊断' },
+  triedLabel: { en: 'Tried', zh: '已尝试' },
+  emptyPaste: {
+    en: 'Paste the error or the console log (text, a .txt/.log file, or a screenshot) and I will take it from there.',
+    zh: '请粘贴报错或控制台日志（文字、.txt/.log 文件或截图），我来帮你看。',
+  },
+  binaryPaste: { en: 'That looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.', zh: '这看起来是二进制文件，不是日志。请粘贴控制台文字，或上传 .txt/.log 文件。' },
+} as const;

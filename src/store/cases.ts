@@ -1,0 +1,122 @@
+// Cases and their event log in SQLite. Every write of a transition (its records and the new state
+// snapshot) is one transaction, so a crash never leaves a case half-updated.
+import type { CaseState, Record } from '../conversation/machine.ts';
+import type { Db } from './db.ts';
+
+export interface NewCase {
+  id: string;
+  platform: string;
+  server?: string;
+  channel?: string;
+  userId: string;
+  createdAt: number;
+  category: string;
+  entry: string;
+  kbVersion: string;
+  facts: unknown;
+  paste: string;
+  fingerprint: string;
+  recognized: boolean;
+}
+
+export interface CaseRow {
+  id: string;
+  platform: string;
+  server: string | null;
+  channel: string | null;
+  user_id: string;
+  created_at: number;
+  updated_at: number;
+  category: string;
+  entry: string;
+  kb_version: string;
+  facts: string;
+  paste: string;
+  status: string;
+  resolving_step: string | null;
+  resolution: string | null;
+  fingerprint: string;
+  state: string;
+}
+
+export class CaseStore {
+  private readonly insertCase;
+  private readonly insertEvent;
+  private readonly updateCase;
+  private readonly lastSeq;
+
+  constructor(readonly db: Db) {
+    this.insertCase = db.prepare(
+      `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, recognized, status, state)
+       VALUES (@id, @platform, @server, @channel, @userId, @createdAt, @createdAt, @category, @entry, @kbVersion, @facts, @paste, @fingerprint, @recognized, 'open', '{}')`,
+    );
+    this.insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
+    this.updateCase = db.prepare(
+      'UPDATE cases SET updated_at = @at, status = @status, resolving_step = @resolvingStep, resolution = @resolution, state = @state WHERE id = @id',
+    );
+    this.lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE case_id = ?').pluck();
+  }
+
+  /** Creates a case with its first records, atomically. */
+  create(c: NewCase, records: Record[], state: CaseState): void {
+    this.db.transaction(() => {
+      this.insertCase.run({
+        ...c,
+        server: c.server ?? null,
+        channel: c.channel ?? null,
+        facts: JSON.stringify(c.facts),
+        recognized: c.recognized ? 1 : 0,
+      });
+      this.write(c.id, records, state);
+    })();
+  }
+
+  /** Appends a transition's records and the state they lead to. */
+  append(caseId: string, records: Record[], state: CaseState): void {
+    if (!records.length) return;
+    this.db.transaction(() => this.write(caseId, records, state))();
+  }
+
+  private write(caseId: string, records: Record[], state: CaseState): void {
+    let seq = this.lastSeq.get(caseId) as number;
+    for (const r of records) {
+      const step = 'step' in r ? r.step : 'credited' in r ? r.credited : null;
+      this.insertEvent.run(caseId, ++seq, r.at, r.type, step, JSON.stringify(r));
+    }
+    this.updateCase.run({
+      id: caseId,
+      at: records.at(-1)!.at,
+      status: state.status,
+      resolvingStep: state.resolvingStep ?? null,
+      resolution: state.resolution ?? null,
+      state: JSON.stringify(state),
+    });
+  }
+
+  get(caseId: string): { row: CaseRow; state: CaseState } | undefined {
+    const row = this.db.prepare('SELECT * FROM cases WHERE id = ?').get(caseId) as CaseRow | undefined;
+    return row && { row, state: JSON.parse(row.state) as CaseState };
+  }
+
+  records(caseId: string): Record[] {
+    return (this.db.prepare('SELECT data FROM events WHERE case_id = ? ORDER BY seq').pluck().all(caseId) as string[]).map((d) => JSON.parse(d) as Record);
+  }
+
+  /** The owner's most recently active open case on a platform (and channel, when given). */
+  lastOpen(platform: string, userId: string, channel?: string): string | undefined {
+    const sql = `SELECT id FROM cases WHERE platform = ? AND user_id = ? AND status = 'open'${channel ? ' AND channel = ?' : ''} ORDER BY updated_at DESC, rowid DESC LIMIT 1`;
+    const args = channel ? [platform, userId, channel] : [platform, userId];
+    return this.db.prepare(sql).pluck().get(...args) as string | undefined;
+  }
+
+  /** Open cases with no activity since `before`. */
+  idleOpen(before: number): string[] {
+    return this.db.prepare("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
+  }
+
+  /** Deletes one user's cases and, by cascade, their events. Returns how many cases went. */
+  forgetUser(userId: string, platform?: string): number {
+    const sql = `DELETE FROM cases WHERE user_id = ?${platform ? ' AND platform = ?' : ''}`;
+    return this.db.prepare(sql).run(...(platform ? [userId, platform] : [userId])).changes;
+  }
+}

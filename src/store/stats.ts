@@ -1,0 +1,142 @@
+// Which fixes really work: moderator statistics over the case store. Confirmed resolutions (the
+// user said it worked) and assumed ones (a later log was no longer an OOM) are always reported apart.
+import type { Db } from './db.ts';
+
+export interface EntryStats {
+  entry: string;
+  category: string;
+  cases: number;
+  resolvedConfirmed: number;
+  resolvedAssumed: number;
+  escalated: number;
+  abandoned: number;
+  cancelled: number;
+  open: number;
+}
+
+export interface StepStats {
+  step: string;
+  /** Cases where the step was offered. */
+  reached: number;
+  /** Cases where the user reported trying it (worked or still failing). */
+  tried: number;
+  resolvedConfirmed: number;
+  resolvedAssumed: number;
+}
+
+export interface Stats {
+  since: number | null;
+  cases: number;
+  shares: { resolvedConfirmed: number; resolvedAssumed: number; escalated: number; abandoned: number; cancelled: number; open: number };
+  entries: EntryStats[];
+  steps: StepStats[];
+  /** Over confirmed resolutions only. */
+  medianStepsToResolution: number | null;
+  medianMinutesToResolution: number | null;
+  unrecognized: { fingerprint: string; cases: number; entry: string; example: string | null }[];
+}
+
+/** Parses "30d", "12h", "90m" into milliseconds. */
+export function parseSince(s: string): number {
+  const m = /^(\d{1,6})\s{0,1}([dhm])$/i.exec(s.trim());
+  if (!m) throw new Error(`--since takes a number and d, h or m (e.g. 30d), not "${s}"`);
+  return Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'd' | 'h' | 'm'];
+}
+
+const share = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 1000 : 0);
+
+function median(db: Db, sql: string, params: unknown[]): number | null {
+  const n = db.prepare(`SELECT COUNT(*) FROM (${sql})`).pluck().get(...params) as number;
+  if (!n) return null;
+  const mid = db.prepare(`SELECT v FROM (${sql}) ORDER BY v LIMIT ${n % 2 ? 1 : 2} OFFSET ${Math.floor((n - 1) / 2)}`).pluck().all(...params) as number[];
+  return mid.reduce((a, b) => a + b, 0) / mid.length;
+}
+
+export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = {}): Stats {
+  const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
+  const inRange = 'c.created_at >= ?';
+
+  const entries = db
+    .prepare(
+      `SELECT entry, category, COUNT(*) AS cases,
+        SUM(status = 'resolved' AND resolution = 'confirmed') AS resolvedConfirmed,
+        SUM(status = 'resolved' AND resolution = 'assumed') AS resolvedAssumed,
+        SUM(status = 'escalated') AS escalated, SUM(status = 'abandoned') AS abandoned,
+        SUM(status = 'cancelled') AS cancelled, SUM(status = 'open') AS open
+       FROM cases c WHERE ${inRange} GROUP BY entry, category ORDER BY cases DESC, entry`,
+    )
+    .all(from) as EntryStats[];
+
+  const total = entries.reduce((n, e) => n + e.cases, 0);
+  const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
+
+  const reached = db
+    .prepare(`SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id WHERE e.type = 'offered' AND ${inRange} GROUP BY e.step`)
+    .all(from) as { step: string; n: number }[];
+  const tried = db
+    .prepare(
+      `SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id
+       WHERE e.type = 'answered' AND json_extract(e.data, '$.answer') IN ('worked', 'failed')
+         AND COALESCE(json_extract(e.data, '$.reason'), '') <> 'could_not_apply' AND ${inRange} GROUP BY e.step`,
+    )
+    .all(from) as { step: string; n: number }[];
+  const resolvedBy = db
+    .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases c WHERE status = 'resolved' AND ${inRange} GROUP BY resolving_step, resolution`)
+    .all(from) as { step: string; resolution: string; n: number }[];
+
+  const steps = new Map<string, StepStats>();
+  const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0 }).get(step)!;
+  for (const r of reached) row(r.step).reached = r.n;
+  for (const r of tried) row(r.step).tried = r.n;
+  for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
+
+  const confirmed = `FROM cases c WHERE status = 'resolved' AND resolution = 'confirmed' AND ${inRange}`;
+  const medianSteps = median(db, `SELECT (SELECT COUNT(*) FROM events e WHERE e.case_id = c.id AND e.type = 'offered') AS v ${confirmed}`, [from]);
+  const medianMs = median(db, `SELECT (c.updated_at - c.created_at) AS v ${confirmed}`, [from]);
+
+  const unrecognized = db
+    .prepare(
+      `SELECT fingerprint, COUNT(*) AS cases, MIN(entry) AS entry,
+        MIN(json_extract(facts, '$.exception.message')) AS example
+       FROM cases c WHERE recognized = 0 AND ${inRange} GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`,
+    )
+    .all(from) as Stats['unrecognized'];
+
+  return {
+    since: opts.sinceMs !== undefined ? from : null,
+    cases: total,
+    shares: {
+      resolvedConfirmed: share(sum('resolvedConfirmed'), total),
+      resolvedAssumed: share(sum('resolvedAssumed'), total),
+      escalated: share(sum('escalated'), total),
+      abandoned: share(sum('abandoned'), total),
+      cancelled: share(sum('cancelled'), total),
+      open: share(sum('open'), total),
+    },
+    entries,
+    steps: [...steps.values()].sort((a, b) => b.resolvedConfirmed - a.resolvedConfirmed || b.reached - a.reached || a.step.localeCompare(b.step)),
+    medianStepsToResolution: medianSteps,
+    medianMinutesToResolution: medianMs === null ? null : Math.round((medianMs / 60_000) * 10) / 10,
+    unrecognized,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function formatStats(s: Stats): string {
+  const out: string[] = [];
+  out.push(`Cases: ${s.cases}${s.since ? ` since ${new Date(s.since).toISOString().slice(0, 10)}` : ''}`);
+  out.push(
+    `Resolved (user confirmed) ${pct(s.shares.resolvedConfirmed)} · resolved (assumed: next log was not an OOM) ${pct(s.shares.resolvedAssumed)} · escalated ${pct(s.shares.escalated)} · abandoned ${pct(s.shares.abandoned)} · stopped ${pct(s.shares.cancelled)} · open ${pct(s.shares.open)}`,
+  );
+  out.push(`Median steps to a confirmed fix: ${s.medianStepsToResolution ?? '-'} · median minutes: ${s.medianMinutesToResolution ?? '-'}`);
+  out.push('', 'Cases per entry (confirmed / assumed / escalated / abandoned):');
+  for (const e of s.entries) out.push(`  ${String(e.cases).padStart(6)}  ${e.entry} [${e.category}]  ${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);
+  out.push('', 'Steps (reached / tried / resolved confirmed / resolved assumed):');
+  for (const st of s.steps) out.push(`  ${st.step.padEnd(34)} ${st.reached} / ${st.tried} / ${st.resolvedConfirmed} / ${st.resolvedAssumed}`);
+  if (s.unrecognized.length) {
+    out.push('', 'Most frequent errors the kb did not recognize:');
+    for (const u of s.unrecognized) out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);
+  }
+  return out.join('\n');
+}
