@@ -17,7 +17,7 @@ const RULES: Rule[] = [
   { name: 'bearer', re: /\b(Bearer|Bot)\s[A-Za-z0-9._~+/-]{20,200}=*/g, replace: '$1 <token>' },
   {
     name: 'secret-assignment',
-    re: /\b((?:api[_-]?key|apikey|token|secret|password|passwd|access[_-]?key|auth)[\w-]{0,20}\s{0,2}[=:]\s{0,2}["']?)[^\s"'&]{6,200}/gi,
+    re: /\b((?:api[_-]?key|apikey|token|secret|password|passwd|access[_-]?key|auth)[\w-]{0,20}\s{0,2}[=:]\s{0,2}["']?)(?!Bearer\s|Bot\s|<)[^\s"'&]{6,200}/gi,
     replace: '$1<secret>',
   },
   { name: 'url-credentials', re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/:@]{1,100}:[^\s/@]{1,100}@/gi, replace: '$1<user>:<secret>@' },

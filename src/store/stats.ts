@@ -22,6 +22,8 @@ export interface StepStats {
   tried: number;
   resolvedConfirmed: number;
   resolvedAssumed: number;
+  /** Cases where a new log showed a different memory failure after this step: progress, not a fix. */
+  movedOn: number;
 }
 
 export interface Stats {
@@ -84,8 +86,13 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
     .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases c WHERE status = 'resolved' AND ${inRange} GROUP BY resolving_step, resolution`)
     .all(from) as { step: string; resolution: string; n: number }[];
 
+  const movedOn = db
+    .prepare(`SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id WHERE e.type = 'plan_switched' AND ${inRange} GROUP BY e.step`)
+    .all(from) as { step: string; n: number }[];
+
   const steps = new Map<string, StepStats>();
-  const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0 }).get(step)!;
+  const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0, movedOn: 0 }).get(step)!;
+  for (const r of movedOn) row(r.step).movedOn = r.n;
   for (const r of reached) row(r.step).reached = r.n;
   for (const r of tried) row(r.step).tried = r.n;
   for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
@@ -132,8 +139,8 @@ export function formatStats(s: Stats): string {
   out.push(`Median steps to a confirmed fix: ${s.medianStepsToResolution ?? '-'} · median minutes: ${s.medianMinutesToResolution ?? '-'}`);
   out.push('', 'Cases per entry (confirmed / assumed / escalated / abandoned):');
   for (const e of s.entries) out.push(`  ${String(e.cases).padStart(6)}  ${e.entry} [${e.category}]  ${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);
-  out.push('', 'Steps (reached / tried / resolved confirmed / resolved assumed):');
-  for (const st of s.steps) out.push(`  ${st.step.padEnd(34)} ${st.reached} / ${st.tried} / ${st.resolvedConfirmed} / ${st.resolvedAssumed}`);
+  out.push('', 'Steps (reached / tried / resolved confirmed / resolved assumed / moved on to a different failure):');
+  for (const st of s.steps) out.push(`  ${st.step.padEnd(34)} ${st.reached} / ${st.tried} / ${st.resolvedConfirmed} / ${st.resolvedAssumed} / ${st.movedOn}`);
   if (s.unrecognized.length) {
     out.push('', 'Most frequent errors the kb did not recognize:');
     for (const u of s.unrecognized) out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);

@@ -1,7 +1,7 @@
 // The real CLI in a child process, as users and the corpus scorer run it.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +72,16 @@ describe('comfyoom CLI', () => {
     const r = run(['kb', 'lint'], undefined, { COMFYOOM_KB: broken });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/entries: \(folder\): missing/);
+  });
+
+  it('reports stats and forgets a user, on the database given by --db', () => {
+    const db = join(tmp, 'cases.db');
+    run(['chat', '--db', db], `${sample('cf-0214').text.split('\n').filter((l) => l.trim()).join('\n')}\n\ny\n`);
+    const stats = JSON.parse(run(['stats', '--json', '--since', '30d', '--db', db]).stdout);
+    expect(stats).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });
+    expect(run(['stats', '--db', db]).stdout).toMatch(/Cases: 1/);
+    expect(run(['stats', '--since', 'last week', '--db', db]).stderr).toMatch(/--since takes/);
+    expect(run(['forget', '--user', `local:${userInfo().username}`, '--db', db]).stdout).toMatch(/deleted 1 case/);
+    expect(JSON.parse(run(['stats', '--json', '--db', db]).stdout).cases).toBe(0);
   });
 });

@@ -1,0 +1,153 @@
+// The engine end to end on the real kb, classifier and a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine, type Origin } from '../../src/conversation/engine.ts';
+import type { Message } from '../../src/conversation/render.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { openDb } from '../../src/store/db.ts';
+import { computeStats } from '../../src/store/stats.ts';
+import { replay } from '../../src/conversation/machine.ts';
+import { kb } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
+
+const alice: Origin = { platform: 'discord', server: 'g1', channel: 'help', user: 'alice' };
+const bob: Origin = { ...alice, user: 'bob' };
+
+function setup(path = join(mkdtempSync(join(tmpdir(), 'engine-')), 'cases.db')) {
+  let clock = 1_700_000_000_000;
+  const db = openDb(path);
+  const store = new CaseStore(db);
+  const engine = new Engine({ kb, store, now: () => (clock += 1000), idleMs: 60_000 });
+  return { path, db, store, engine, advance: (ms: number) => (clock += ms) };
+}
+const button = (messages: Message[], label: string) => messages.flatMap((m) => m.buttons ?? []).find((b) => b.label === label)!.id;
+const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
+
+describe('engine', () => {
+  it('diagnoses, opens a case and offers step 1 with five buttons', () => {
+    const { engine, store } = setup();
+    const out = engine.open(alice, sample('cf-0214').text);
+    expect(out[0]!.blocks[0]).toMatchObject({ kind: 'title', text: expect.stringMatching(/sampling/i) });
+    const buttons = out.flatMap((m) => m.buttons ?? []);
+    expect(buttons.map((b) => b.label)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
+    for (const b of buttons) expect(b.id.length).toBeLessThanOrEqual(100);
+    const stored = store.get(out[0]!.caseId!)!;
+    expect(stored.row).toMatchObject({ platform: 'discord', server: 'g1', channel: 'help', user_id: 'alice', category: 'oom_gpu_sampling', status: 'open', kb_version: kb.version });
+    expect(stored.row.fingerprint).toMatch(/^[0-9a-f]{12}$/);
+    expect(JSON.parse(stored.row.facts)).toMatchObject({ node: 'KSampler', vramGb: 6 });
+  });
+
+  it('stores the paste redacted and capped', () => {
+    const { engine, store } = setup();
+    const paste = `${'x'.repeat(200_000)}\nFile "C:\\Users\\alice\\ComfyUI\\main.py"\n${sample('cf-0009').text}`;
+    const caseId = engine.open(alice, paste)[0]!.caseId!;
+    const row = store.get(caseId)!.row;
+    expect(row.paste.length).toBeLessThanOrEqual(64 * 1024 + 3);
+    expect(row.paste).toContain('C:\\Users\\<user>\\ComfyUI');
+    expect(row.category).toBe('oom_gpu_vae');
+  });
+
+  it('walks to a confirmed resolution, recording every answer', () => {
+    const { engine, store } = setup();
+    const first = engine.open(alice, sample('cf-0214').text);
+    const caseId = first[0]!.caseId!;
+    const afterFail = engine.press(button(first, 'Still failing'), alice);
+    const afterReason = engine.press(button(afterFail, 'Same error'), alice);
+    expect(text(afterReason)).toMatch(/Step 2 of/);
+    const done = engine.press(button(afterReason, 'Worked'), alice);
+    expect(text(done)).toMatch(/fixed by/);
+    const { row, state } = store.get(caseId)!;
+    expect(row).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolving_step: state.plan.steps[1] });
+    expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'answered', 'resolved']);
+    expect(replay(store.records(caseId))).toEqual(state);
+  });
+
+  it('answers a stale or doubled click and a stranger privately, changing nothing', () => {
+    const { engine, store } = setup();
+    const first = engine.open(alice, sample('cf-0214').text);
+    const caseId = first[0]!.caseId!;
+    const skip = button(first, 'Skip');
+    engine.press(skip, alice);
+    const events = store.records(caseId).length;
+    const doubled = engine.press(skip, alice);
+    expect(doubled).toHaveLength(1);
+    expect(doubled[0]).toMatchObject({ ephemeral: true });
+    expect(text(doubled)).toMatch(/earlier question.*step 2 of/is);
+    const stranger = engine.press(button(engine.current(caseId), 'Worked'), bob);
+    expect(stranger[0]).toMatchObject({ ephemeral: true });
+    expect(text(stranger)).toMatch(/Only the person who opened this case/);
+    expect(store.records(caseId)).toHaveLength(events);
+    const moderator = engine.press(button(engine.current(caseId), 'Skip'), { ...bob, moderator: true });
+    expect(text(moderator)).toMatch(/Step 3 of/);
+  });
+
+  it('continues after a restart: a new engine on the same database takes the old buttons', () => {
+    const a = setup();
+    const first = a.engine.open(alice, sample('cf-0214').text);
+    const skip = button(first, 'Skip');
+    a.db.close();
+    const b = setup(a.path);
+    expect(text(b.engine.press(skip, alice))).toMatch(/Step 2 of/);
+  });
+
+  it('switches plans when a different OOM follows, and resolves (assumed) when the error is no longer an OOM', () => {
+    const { engine, store } = setup();
+    const first = engine.open(alice, sample('cf-0214').text);
+    const caseId = first[0]!.caseId!;
+    const switched = engine.paste(caseId, sample('cf-0009').text, alice);
+    expect(text(switched)).toMatch(/Progress/);
+    expect(store.get(caseId)!.state.plan.entry).toBe('gpu-oom-vae');
+    const done = engine.paste(caseId, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2624x64 and 128x3072)', alice);
+    expect(text(done)).toMatch(/no longer an out-of-memory error/);
+    expect(store.get(caseId)!.row).toMatchObject({ status: 'resolved', resolution: 'assumed' });
+  });
+
+  it('refuses empty and binary pastes with a clear message and no case', () => {
+    const { engine, db } = setup();
+    expect(engine.open(alice, '   ')[0]).toMatchObject({ ephemeral: true });
+    expect(text(engine.open(alice, 'PK\u0003\u0004\u0000\u0000binary'))).toMatch(/binary/);
+    expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+  });
+
+  it('speaks Chinese for a zh locale or a Chinese paste', () => {
+    const { engine } = setup();
+    const zh = engine.open({ ...alice, locale: 'zh-CN' }, sample('cf-0214').text);
+    expect(zh.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('解决了');
+    expect(text(engine.open(alice, sample('cf-0211').text))).toMatch(/页面文件|虚拟内存/);
+  });
+
+  it('abandons idle cases, and stats keep confirmed, assumed and abandoned apart', () => {
+    const { engine, db, advance } = setup();
+    const a = engine.open(alice, sample('cf-0214').text);
+    engine.press(button(a, 'Worked'), alice);
+    const b = engine.open(alice, sample('cf-0214').text);
+    engine.paste(b[0]!.caseId!, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)', alice);
+    engine.open(bob, sample('cf-0009').text);
+    engine.open(bob, 'ValueError: something nobody has seen before at step 3');
+    advance(120_000);
+    const swept = engine.sweep();
+    expect(swept).toHaveLength(2);
+    expect(text(swept[0]!.messages)).toMatch(/closed after a long time/);
+    const stats = computeStats(db);
+    expect(stats.cases).toBe(4);
+    expect(stats.shares).toMatchObject({ resolvedConfirmed: 0.25, resolvedAssumed: 0.25, abandoned: 0.5 });
+    const sampling = stats.entries.find((e) => e.entry === 'gpu-oom-sampling')!;
+    expect(sampling).toMatchObject({ cases: 2, resolvedConfirmed: 1, resolvedAssumed: 1 });
+    expect(stats.steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 2, tried: 1, resolvedConfirmed: 1, resolvedAssumed: 1 });
+    expect(stats.unrecognized).toHaveLength(1);
+    expect(stats.unrecognized[0]!.example).toMatch(/something nobody has seen/);
+    expect(stats.medianStepsToResolution).toBe(1);
+  });
+
+  it("forgets one user's cases and events", () => {
+    const { engine, store, db } = setup();
+    engine.open(alice, sample('cf-0214').text);
+    engine.open(bob, sample('cf-0214').text);
+    expect(store.forgetUser('alice')).toBe(1);
+    expect(db.prepare("SELECT COUNT(*) FROM cases WHERE user_id = 'alice'").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(1);
+  });
+});

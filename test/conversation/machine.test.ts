@@ -1,0 +1,117 @@
+// The conversation rules, one behaviour at a time, on the pure state machine.
+import { describe, expect, it } from 'vitest';
+import { replay, step, type CaseState, type Command, type PlanRef } from '../../src/conversation/machine.ts';
+
+const sampling: PlanRef = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram', 'tiled-vae-decode'] };
+const vae: PlanRef = { entry: 'gpu-oom-vae', category: 'oom_gpu_vae', steps: ['tiled-vae-decode', 'vae-precision-or-cpu'] };
+const notOom: PlanRef = { entry: 'shape-mismatch', category: 'not_oom', steps: ['match-model-and-encoder'] };
+
+const who = { actor: 'alice', moderator: false };
+const open = (): CaseState => step(undefined, { kind: 'open', at: 0, caseId: 'c1', owner: 'alice', lang: 'en', plan: sampling }).state!;
+const run = (s: CaseState, ...commands: Command[]) => {
+  let state = s;
+  const all = [];
+  for (const c of commands) {
+    const t = step(state, c);
+    state = t.state!;
+    all.push(t);
+  }
+  return { state, last: all.at(-1)! };
+};
+const act = (offer: number, action: 'worked' | 'failed' | 'skip' | 'newlog' | 'stop', at = 1): Command => ({ kind: 'action', at, offer, action, ...who });
+const why = (offer: number, reason: 'same' | 'different' | 'could_not_apply', at = 2): Command => ({ kind: 'reason', at, offer, reason, ...who });
+const log = (plan: PlanRef, oom = plan.category !== 'not_oom', at = 3): Command => ({ kind: 'log', at, plan, oom, ...who });
+
+describe('the guided conversation', () => {
+  it('opens on step 1 with the five actions', () => {
+    const t = step(undefined, { kind: 'open', at: 0, caseId: 'c1', owner: 'alice', lang: 'en', plan: sampling });
+    expect(t.replies).toEqual([{ type: 'step', step: 'reduce-workload', index: 0, total: 3, offer: 1 }]);
+    expect(t.records.map((r) => r.type)).toEqual(['opened', 'offered']);
+    expect(t.state).toMatchObject({ status: 'open', awaiting: 'answer', index: 0, offer: 1 });
+  });
+
+  it('resolves, confirmed, when the user says it worked', () => {
+    const { state, last } = run(open(), act(1, 'worked'));
+    expect(state).toMatchObject({ status: 'resolved', resolvingStep: 'reduce-workload', resolution: 'confirmed' });
+    expect(last.replies).toEqual([{ type: 'resolved', step: 'reduce-workload', resolution: 'confirmed' }]);
+  });
+
+  it('asks why in one tap when a step still fails, then moves on', () => {
+    const s1 = run(open(), act(1, 'failed'));
+    expect(s1.last.replies).toEqual([{ type: 'ask_reason', step: 'reduce-workload', offer: 2 }]);
+    const s2 = run(s1.state, why(2, 'same'));
+    expect(s2.state.tried).toEqual([{ entry: 'gpu-oom-sampling', step: 'reduce-workload', answer: 'failed', reason: 'same' }]);
+    expect(s2.last.replies).toEqual([{ type: 'step', step: 'reserve-vram', index: 1, total: 3, offer: 3 }]);
+  });
+
+  it('skips, and escalates with everything tried when the steps run out', () => {
+    const { state, last } = run(open(), act(1, 'skip'), act(2, 'skip'), act(3, 'failed'), why(4, 'could_not_apply'));
+    expect(state.status).toBe('escalated');
+    expect(last.replies[0]).toMatchObject({ type: 'escalation', tried: [{ answer: 'skipped' }, { answer: 'skipped' }, { answer: 'failed', reason: 'could_not_apply' }] });
+  });
+
+  it('continues the plan when a new log shows the same failure', () => {
+    const { state, last } = run(open(), act(1, 'newlog'), log(sampling));
+    expect(last.replies).toEqual([{ type: 'same_failure', step: 'reduce-workload' }, { type: 'step', step: 'reserve-vram', index: 1, total: 3, offer: 3 }]);
+    expect(state.tried).toEqual([{ entry: 'gpu-oom-sampling', step: 'reduce-workload', answer: 'failed', reason: 'same' }]);
+  });
+
+  it('credits the step and switches plans when a different OOM appears, without re-offering tried steps', () => {
+    const { state, last } = run(open(), act(1, 'skip'), act(2, 'failed'), why(3, 'different'), log(vae));
+    expect(last.records.map((r) => r.type)).toEqual(['log_pasted', 'plan_switched', 'offered']);
+    expect(last.records[1]).toMatchObject({ credited: 'reserve-vram' });
+    expect(state.plan.entry).toBe('gpu-oom-vae');
+    expect(last.replies.at(-1)).toMatchObject({ type: 'step', step: 'tiled-vae-decode' });
+  });
+
+  it('resolves by the last step, assumed, when the new log is no longer an OOM', () => {
+    const { state, last } = run(open(), act(1, 'failed'), why(2, 'different'), log(notOom));
+    expect(state).toMatchObject({ status: 'resolved', resolvingStep: 'reduce-workload', resolution: 'assumed' });
+    expect(last.replies).toEqual([{ type: 'resolved', step: 'reduce-workload', resolution: 'assumed' }, { type: 'new_error', entry: 'shape-mismatch' }]);
+  });
+
+  it('ignores double clicks and buttons of earlier steps, and says so', () => {
+    const s1 = run(open(), act(1, 'skip'));
+    const again = step(s1.state, act(1, 'skip'));
+    expect(again.records).toEqual([]);
+    expect(again.state).toEqual(s1.state);
+    expect(again.replies).toEqual([{ type: 'rejected', why: 'stale', current: { step: 'reserve-vram', index: 1, total: 3 } }]);
+  });
+
+  it("refuses someone else's click but accepts a moderator's", () => {
+    const s = open();
+    const other = step(s, { kind: 'action', at: 1, offer: 1, action: 'worked', actor: 'bob', moderator: false });
+    expect(other.records).toEqual([]);
+    expect(other.replies[0]).toMatchObject({ type: 'rejected', why: 'not_owner' });
+    const mod = step(s, { kind: 'action', at: 1, offer: 1, action: 'skip', actor: 'mod', moderator: true });
+    expect(mod.state!.index).toBe(1);
+  });
+
+  it('abandons an idle case, never as resolved, and then changes nothing', () => {
+    const s = open();
+    expect(step(s, { kind: 'tick', at: 1000, idleMs: 5000 }).records).toEqual([]);
+    const t = step(s, { kind: 'tick', at: 6000, idleMs: 5000 });
+    expect(t.state).toMatchObject({ status: 'abandoned' });
+    expect(t.state!.resolvingStep).toBeUndefined();
+    const after = step(t.state, act(1, 'worked', 7000));
+    expect(after.records).toEqual([]);
+    expect(after.replies[0]).toMatchObject({ type: 'rejected', why: 'closed' });
+  });
+
+  it('stops on request', () => {
+    expect(run(open(), act(1, 'stop')).state.status).toBe('cancelled');
+  });
+
+  it('rebuilds the same state from its records', () => {
+    const commands = [act(1, 'skip'), act(2, 'failed'), why(3, 'different'), log(vae), act(5, 'worked')];
+    let s: CaseState | undefined;
+    const records = [];
+    for (const c of [{ kind: 'open', at: 0, caseId: 'c1', owner: 'alice', lang: 'en', plan: sampling } as Command, ...commands]) {
+      const t = step(s, c);
+      s = t.state;
+      records.push(...t.records);
+    }
+    expect(replay(records)).toEqual(s);
+    expect(s).toMatchObject({ status: 'resolved', resolvingStep: 'tiled-vae-decode' });
+  });
+});

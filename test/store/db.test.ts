@@ -1,0 +1,42 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate, openDb, readMigrations } from '../../src/store/db.ts';
+
+const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'db-')), 'cases.db');
+
+describe('the SQLite store', () => {
+  it('opens with WAL, foreign keys and a busy timeout, migrated to the newest version', () => {
+    const db = openDb(tmpDb());
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+    expect(versions).toEqual(readMigrations().map((m) => m.version));
+    db.close();
+  });
+
+  it.each(readMigrations().slice(0, -1).map((m) => m.version))('upgrades a database left at migration %i, keeping its data', (version) => {
+    const path = tmpDb();
+    const old = openDb(path, { migrateUpTo: version });
+    old.prepare("INSERT INTO cases (id, platform, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, state) VALUES ('k1', 'terminal', 'u', 1, 1, 'oom_gpu_vae', 'gpu-oom-vae', 'v', '{}', 'p', '{}')").run();
+    old.prepare("INSERT INTO events (case_id, seq, at, type, data) VALUES ('k1', 1, 1, 'opened', '{}')").run();
+    old.close();
+
+    const db = openDb(path);
+    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(readMigrations().at(-1)!.version);
+    expect(db.prepare("SELECT entry FROM cases WHERE id = 'k1'").pluck().get()).toBe('gpu-oom-vae');
+    expect(db.prepare("SELECT COUNT(*) FROM events WHERE case_id = 'k1'").pluck().get()).toBe(1);
+    expect(migrate(db)).toEqual([]); // nothing left to apply
+    db.close();
+  });
+
+  it('rolls a failing migration back as a whole', () => {
+    const db = openDb(':memory:');
+    const broken = [{ version: 999, name: '999_broken.sql', sql: 'CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;' }];
+    expect(() => migrate(db, broken)).toThrow(/no_such_table/);
+    expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM schema_migrations WHERE version = 999').pluck().get()).toBe(0);
+  });
+});
