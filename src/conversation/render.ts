@@ -77,7 +77,9 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   const evidence = d.evidence.slice(0, 3).map((e) => e.text.slice(0, 200));
   if (evidence.length) blocks.push({ kind: 'code', text: evidence.join('\n') });
   const confidence = `${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%`;
-  const skipped = plan.skipped.length ? ` · ${t(M.skipped, lang)}: ${plan.skipped.map((s) => t(s.title, lang)).join('; ')}` : '';
+  // Only steps skipped because the user already has them are news; irrelevant ones are noise.
+  const applied = plan.skipped.filter((s) => s.reason === 'already-applied');
+  const skipped = applied.length ? ` · ${t(M.skipped, lang)}: ${applied.map((s) => t(s.title, lang)).join('; ')}` : '';
   blocks.push({ kind: 'note', text: `${d.category} · ${confidence}${d.truncated ? ` · ${t(M.truncated, lang)}` : ''}${skipped}` });
   if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(C.lowConfidence, lang) });
   return { ...(caseId ? { caseId } : {}), blocks };
