@@ -1,14 +1,23 @@
-// `npm run bench`: runs every bench in the list below, prints their tables as they go, then one JSON
-// line per bench for scripts. Exits 1 if any bench missed a target or crashed.
+// `npm run bench [-- name...]`: runs every bench in the list below (or only those named), prints their
+// tables as they go, then one JSON line per bench for scripts. Exits 1 if any bench missed a target or crashed.
 import type { BenchResult } from './lib/measure.ts';
 import { benchClassifier } from './classifier.ts';
+import { benchStore } from './store.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
-const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [{ name: 'classifier', run: benchClassifier }];
+const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
+  { name: 'classifier', run: benchClassifier },
+  { name: 'store', run: benchStore },
+];
+
+/** `npm run bench -- store` runs only the benches named. */
+const only = process.argv.slice(2);
+const unknown = only.filter((n) => !BENCHES.some((b) => b.name === n));
+if (unknown.length) throw new Error(`no bench named ${unknown.join(', ')} (there are: ${BENCHES.map((b) => b.name).join(', ')})`);
 
 const results: BenchResult[] = [];
 let failed = false;
-for (const bench of BENCHES) {
+for (const bench of BENCHES.filter((b) => !only.length || only.includes(b.name))) {
   try {
     const result = await bench.run();
     results.push(result);

@@ -6,6 +6,7 @@ import type { Kb } from '../kb/load.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import { planSteps } from '../plan/plan.ts';
 import { renderDiagnosis } from '../render/diagnosis-text.ts';
+import { decodeText } from '../ingest/decode.ts';
 
 /** The JSON form of a diagnosis: what a script needs, without the kb texts. */
 export function diagnosisJson(d: Diagnosis, kb: Kb) {
@@ -62,10 +63,9 @@ export async function runBatch(file: string, classify: Classifier, write: (line:
 
 /** A paste from a file or stdin; refuses binaries with a clear message instead of classifying noise. */
 export function readPaste(file: string | undefined): string {
-  const buf = readFileSync(file === undefined || file === '-' ? 0 : file);
-  if (buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
-  if (buf.subarray(0, 8000).includes(0)) throw new UserError(`${file ?? 'stdin'} looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.`);
-  return buf.toString('utf8');
+  const decoded = decodeText(readFileSync(file === undefined || file === '-' ? 0 : file));
+  if (!decoded.ok) throw new UserError(`${file ?? 'stdin'} looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.`);
+  return decoded.text;
 }
 
 export class UserError extends Error {}

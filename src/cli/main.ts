@@ -1,9 +1,11 @@
 // The command line: the same engine the chat adapters use, for people and scripts.
 import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
 import { createClassifier } from '../classify/classify.ts';
 import { loadKb, KbError, DEFAULT_KB_DIR } from '../kb/load.ts';
 import { readPaste, renderOne, runBatch, UserError } from './diagnose.ts';
-import { dbPath, openApp } from '../app/context.ts';
+import { openApp } from '../app/context.ts';
+import { ConfigError, loadConfig, type Config } from '../app/config.ts';
 import { openDb } from '../store/db.ts';
 import { CaseStore } from '../store/cases.ts';
 import { computeStats, formatStats, parseSince } from '../store/stats.ts';
@@ -25,6 +27,8 @@ Environment:
   COMFYOOM_IDLE_HOURS  hours without an answer before a case is abandoned (default 24)
   COMFYOOM_KB          kb folder to use instead of the bundled kb/
 `;
+
+const withDb = (config: Config, flag: string | undefined): Config => (flag ? { ...config, db: flag } : config);
 
 export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n')): Promise<number> {
   const kbDir = process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
@@ -67,8 +71,13 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           allowPositionals: true,
           options: { resume: { type: 'boolean' }, db: { type: 'string' } },
         });
+        const config = withDb(loadConfig(), values.db);
+        if (command === 'start' && (config.discord || config.slack)) {
+          const { runBots } = await import('../app/bots.ts');
+          return runBots(config);
+        }
         const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;
-        const app = openApp({ db: values.db });
+        const app = openApp(config);
         const { runTerminal } = await import('./terminal.ts');
         try {
           return await runTerminal({
@@ -91,7 +100,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         } catch (e) {
           throw new UserError((e as Error).message);
         }
-        const db = openDb(dbPath(values.db));
+        const db = openDb(resolve(withDb(loadConfig(), values.db).db));
         try {
           const stats = computeStats(db, sinceMs !== undefined ? { sinceMs } : {});
           out(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
@@ -103,7 +112,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       case 'forget': {
         const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, platform: { type: 'string' }, db: { type: 'string' } } });
         if (!values.user) throw new UserError('usage: comfyoom forget --user ID [--platform P]');
-        const db = openDb(dbPath(values.db));
+        const db = openDb(resolve(withDb(loadConfig(), values.db).db));
         try {
           const n = new CaseStore(db).forgetUser(values.user, values.platform);
           out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events`);
@@ -116,6 +125,10 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         throw new UserError(`unknown command "${command}"; see comfyoom --help`);
     }
   } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`comfyoom: ${e.message}\n`);
+      return 2;
+    }
     if (e instanceof KbError) {
       process.stderr.write(`kb/ has problems:\n${e.message}\n`);
       return 1;

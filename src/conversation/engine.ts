@@ -8,6 +8,7 @@ import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
 import { redact } from '../redact/redact.ts';
+import { ingest, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore } from '../store/cases.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   newId?: () => string;
   /** An open case with no activity for this long is abandoned (default 24 h). */
   idleMs?: number;
+  /** Pastes one user may submit per minute (default 6). */
+  ratePerMinute?: number;
 }
 
 /** Redacted pastes are stored up to this size, head and tail kept. */
@@ -75,6 +78,9 @@ export class Engine {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly idleMs: number;
+  private readonly ratePerMinute: number;
+  /** Recent paste times per platform user, for the rate limit (kept in memory: it protects the bot, not a record). */
+  private readonly recent = new Map<string, number[]>();
 
   constructor(o: EngineOptions) {
     this.kb = o.kb;
@@ -83,6 +89,22 @@ export class Engine {
     this.now = o.now ?? Date.now;
     this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
     this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
+    this.ratePerMinute = o.ratePerMinute ?? 6;
+  }
+
+  /** True when this user has pasted too often in the last minute; records the attempt otherwise. */
+  private limited(origin: Origin): boolean {
+    const key = `${origin.platform}:${origin.user}`;
+    const now = this.now();
+    const times = (this.recent.get(key) ?? []).filter((t) => now - t < 60_000);
+    if (times.length >= this.ratePerMinute) {
+      this.recent.set(key, times);
+      return true;
+    }
+    times.push(now);
+    this.recent.set(key, times);
+    if (this.recent.size > 10_000) for (const [k, v] of this.recent) if (v.every((t) => now - t >= 60_000)) this.recent.delete(k);
+    return false;
   }
 
   private classify(text: string): Classified {
@@ -101,6 +123,28 @@ export class Engine {
     if (!text.trim()) return { ephemeral: true, blocks: [{ kind: 'text', text: C.emptyPaste[lang] }] };
     if (looksBinary(text)) return { ephemeral: true, blocks: [{ kind: 'text', text: C.binaryPaste[lang] }] };
     return undefined;
+  }
+
+  /**
+   * What adapters call: a message's text and attachments, for a new case or (with `caseId`) as a
+   * new log in an open one. Files that cannot be read are reported, the rest is diagnosed.
+   */
+  async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
+    if (this.limited(origin)) {
+      const lang = langFor(origin.locale, inbound.text ?? '');
+      return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[lang] }] }];
+    }
+    const got = await ingest(inbound);
+    const lang = caseId ? (this.state(caseId)?.lang ?? langFor(origin.locale, got.text)) : langFor(origin.locale, got.text);
+    const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
+    if (!got.text.trim() && notes.length) return notes;
+    return [...notes, ...(caseId ? this.paste(caseId, got.text, origin) : this.open(origin, got.text))];
+  }
+
+  /** A quick look without opening a case: for watch modes that offer help only on real OOMs. */
+  peek(text: string): { category: string; confidence: number; oom: boolean } {
+    const d = this.classifyText(text);
+    return { category: d.category, confidence: d.confidence, oom: d.category !== 'not_oom' };
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
@@ -214,6 +258,11 @@ export class Engine {
       ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),
     });
   }
+}
+
+function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
+  const lines = problems.map((p) => C.fileProblems[p.kind][lang].replace('{file}', p.file));
+  return { ephemeral: true, blocks: [{ kind: 'text', text: lines.join('\n') }] };
 }
 
 /** Facts as stored: redacted (an exception message may hold a home path), without evidence lines. */

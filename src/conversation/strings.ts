@@ -58,5 +58,17 @@ export const C = {
     en: 'Paste the error or the console log (text, a .txt/.log file, or a screenshot) and I will take it from there.',
     zh: '请粘贴报错或控制台日志（文字、.txt/.log 文件或截图），我来帮你看。',
   },
+  fileProblems: {
+    too_big: { en: '{file} is too large to read (8 MB at most); attach the last few hundred lines instead.', zh: '{file} 太大，无法读取（最多 8 MB）；请只附上最后几百行。' },
+    binary: { en: '{file} is not a text log.', zh: '{file} 不是文本日志。' },
+    unsupported: { en: '{file} is not a file type I read (.txt, .log, .json, .md, or a screenshot).', zh: '{file} 不是我能读取的文件类型（.txt、.log、.json、.md 或截图）。' },
+    too_many: { en: '{file} was not read: at most 5 files per message.', zh: '{file} 未读取：每条消息最多 5 个文件。' },
+    unreadable: { en: '{file} could not be downloaded; please attach it again.', zh: '{file} 下载失败，请重新上传。' },
+    image: { en: '{file} is a screenshot; I cannot read screenshots yet, please paste the text.', zh: '{file} 是截图；我暂时还读不了截图，请粘贴文字。' },
+  },
+  rateLimited: {
+    en: 'You are sending logs faster than I can help; please wait a minute and try again.',
+    zh: '你发送日志的速度太快了，请稍等一分钟再试。',
+  },
   binaryPaste: { en: 'That looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.', zh: '这看起来是二进制文件，不是日志。请粘贴控制台文字，或上传 .txt/.log 文件。' },
 } as const;

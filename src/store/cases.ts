@@ -36,6 +36,7 @@ export interface CaseRow {
   resolving_step: string | null;
   resolution: string | null;
   fingerprint: string;
+  thread: string | null;
   state: string;
 }
 
@@ -112,6 +113,16 @@ export class CaseStore {
   /** Open cases with no activity since `before`. */
   idleOpen(before: number): string[] {
     return this.db.prepare("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
+  }
+
+  /** Remembers the chat thread a case runs in. */
+  setThread(caseId: string, thread: string): void {
+    this.db.prepare('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
+  }
+
+  /** The open case that runs in a chat thread, if any. */
+  caseInThread(platform: string, thread: string): string | undefined {
+    return this.db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open' ORDER BY updated_at DESC LIMIT 1").pluck().get(platform, thread) as string | undefined;
   }
 
   /** Deletes one user's cases and, by cascade, their events. Returns how many cases went. */

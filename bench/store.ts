@@ -1,0 +1,713 @@
+// Store bench: events written per second through CaseStore.append (one transaction per transition,
+// as the bot writes them), and `stats` time on a generated database of one million cases. Every
+// figure is also given as a ratio to a baseline measured in the same run: plain prepared INSERTs
+// into a bare table with the same columns, and a plain GROUP BY over the same tables.
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClassifier, type Diagnosis } from '../src/classify/classify.ts';
+import { fingerprint } from '../src/conversation/engine.ts';
+import { step, type CaseState, type Command, type PlanRef, type Record as Rec } from '../src/conversation/machine.ts';
+import { loadKb, type Kb } from '../src/kb/load.ts';
+import { planSteps } from '../src/plan/plan.ts';
+import { redact } from '../src/redact/redact.ts';
+import { CaseStore, type NewCase } from '../src/store/cases.ts';
+import { migrate, openDb, readMigrations, type Db } from '../src/store/db.ts';
+import { computeStats, type Stats } from '../src/store/stats.ts';
+import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table, timeOnce } from './lib/measure.ts';
+
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'corpus-dev.jsonl');
+
+/** Bump when the generated rows change shape or mix: the cached database is keyed by it. */
+const GENERATOR_VERSION = 1;
+/** The issue's database size; COMFYOOM_BENCH_CASES overrides it for a quick try. */
+const DB_CASES = Number(process.env.COMFYOOM_BENCH_CASES) || 1_000_000;
+const DB_DAYS = 90;
+const DAY = 86_400_000;
+/** Transitions timed through CaseStore.append (and through the baseline). */
+const WRITE_TRANSITIONS = 40_000;
+const WRITE_CHUNKS = 4;
+const STATS_RUNS = 3;
+/** The engine's default idle time before an open case is abandoned. */
+const IDLE_MS = DAY;
+
+// ---------------------------------------------------------------- deterministic randomness
+
+type Rng = () => number;
+
+/** mulberry32: a small seeded PRNG, so every run generates the same cases. */
+function rng(seed: number): Rng {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+
+function picker<T>(items: readonly T[], weights: readonly number[]): (r: Rng) => T {
+  const cum: number[] = [];
+  let total = 0;
+  for (const w of weights) cum.push((total += w));
+  return (r) => {
+    const x = r() * total;
+    let i = 0;
+    while (i < cum.length - 1 && cum[i]! <= x) i++;
+    return items[i]!;
+  };
+}
+
+/** A unique, random-looking 8-character base64url id per index (a 4-round Feistel over 48 bits), like the engine's randomBytes(6). */
+const idBuf = Buffer.alloc(6);
+function caseId(i: number): string {
+  let l = Math.floor(i / 0x1000000) & 0xffffff;
+  let r = i & 0xffffff;
+  for (const k of [0x3c6ef3, 0xa54ff5, 0x510e52, 0x9b0568]) {
+    const f = (Math.imul(r ^ k, 0x9e3779b1) >>> 8) & 0xffffff;
+    [l, r] = [r, l ^ f];
+  }
+  idBuf.writeUIntBE(l, 0, 3);
+  idBuf.writeUIntBE(r, 3, 3);
+  return idBuf.toString('base64url');
+}
+
+// ---------------------------------------------------------------- what a case looks like
+
+/** Everything the engine stores about a case before the conversation: one per kb entry and corpus paste. */
+interface Template {
+  plan: PlanRef;
+  facts: string;
+  paste: string;
+  fingerprint: string;
+  recognized: boolean;
+}
+
+interface Pools {
+  kbVersion: string;
+  pick: (r: Rng) => Template;
+  /** Plans a "different memory failure" log switches to. */
+  otherOom: PlanRef[];
+  /** Plans of logs that are no longer an OOM (an assumed resolution). */
+  notOom: PlanRef[];
+  distinctEntries: number;
+}
+
+/** How often people bring each category to an OOM bot (split evenly between a category's entries). */
+const CATEGORY_WEIGHT: Partial<{ [c in Diagnosis['category']]: number }> = {
+  oom_gpu_sampling: 26,
+  oom_gpu_vae: 12,
+  oom_gpu_model_load: 10,
+  oom_gpu_other: 7,
+  oom_cpu_ram: 14,
+  oom_amd_hip: 5,
+  oom_mps: 4,
+  oom_directml: 2,
+  not_oom: 15,
+};
+const UNRECOGNIZED_SHARE = 0.05;
+const UNRECOGNIZED_TYPES = ['RuntimeError', 'ValueError', 'KeyError', 'AttributeError', 'TypeError', 'ImportError', 'ModuleNotFoundError', 'AssertionError', 'OSError', 'IndexError'];
+const UNRECOGNIZED_MESSAGES = [
+  'unexpected keyword argument in sampler call',
+  'expected scalar type but found another one',
+  'no module named custom nodes helper',
+  'object has no attribute model patcher',
+  'list index out of range in node loader',
+];
+
+/** As the engine stores facts: redacted, without evidence lines. */
+function storedFacts(d: Diagnosis): Record<string, unknown> {
+  const { evidence: _lines, ...rest } = d.facts;
+  return { ...(JSON.parse(redact(JSON.stringify(rest))) as Record<string, unknown>), evidence: {} };
+}
+
+/** Templates from the real corpus run through the real classifier and planner, for every kb entry. */
+function buildPools(kb: Kb): Pools {
+  const classify = createClassifier(kb);
+  const corpus = readFileSync(CORPUS, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { text: string }).text)
+    .map((text) => ({ text, d: classify(text), paste: redact(text) }));
+  const forEntry = (entryId: string, category: string) => {
+    const exact = corpus.filter((c) => c.d.entry.id === entryId);
+    const sameCategory = corpus.filter((c) => c.d.category === category);
+    return (exact.length ? exact : sameCategory.length ? sameCategory : corpus).slice(0, 8);
+  };
+
+  const recognized = kb.entries.filter((e) => e.priority >= 0);
+  const unrecognizedEntries = kb.entries.filter((e) => e.priority < 0);
+  const perCategory = new Map<string, number>();
+  for (const e of recognized) perCategory.set(e.category, (perCategory.get(e.category) ?? 0) + 1);
+
+  const templates: Template[] = [];
+  const weights: number[] = [];
+  for (const e of recognized) {
+    const samples = forEntry(e.id, e.category);
+    const w = (CATEGORY_WEIGHT[e.category] ?? 1) / perCategory.get(e.category)! / samples.length;
+    for (const s of samples) {
+      const d: Diagnosis = { ...s.d, entry: e, category: e.category };
+      templates.push({
+        plan: { entry: e.id, category: e.category, steps: planSteps(e, d.facts, kb).steps.map((p) => p.id) },
+        facts: JSON.stringify(storedFacts(d)),
+        paste: s.paste,
+        fingerprint: fingerprint(d),
+        recognized: true,
+      });
+      weights.push(w);
+    }
+  }
+  const recognizedWeight = weights.reduce((a, b) => a + b, 0);
+
+  // ~50 errors the kb does not know, some much more frequent than others.
+  const fallback = unrecognizedEntries.length ? unrecognizedEntries : kb.entries.filter((e) => e.category === 'not_oom');
+  const notOomSamples = corpus.filter((c) => c.d.category === 'not_oom');
+  const n = UNRECOGNIZED_TYPES.length * UNRECOGNIZED_MESSAGES.length;
+  const zipf = Array.from({ length: n }, (_, k) => 1 / (k + 1));
+  const zipfTotal = zipf.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < n; k++) {
+    const e = fallback[k % fallback.length]!;
+    const s = notOomSamples[k % notOomSamples.length] ?? corpus[k % corpus.length]!;
+    const exception = { type: UNRECOGNIZED_TYPES[k % UNRECOGNIZED_TYPES.length]!, message: `${UNRECOGNIZED_MESSAGES[Math.floor(k / UNRECOGNIZED_TYPES.length)]}`, line: 12 };
+    const d: Diagnosis = { ...s.d, entry: e, category: e.category, facts: { ...s.d.facts, exception } };
+    templates.push({
+      plan: { entry: e.id, category: e.category, steps: planSteps(e, d.facts, kb).steps.map((p) => p.id) },
+      facts: JSON.stringify(storedFacts(d)),
+      paste: s.paste,
+      fingerprint: fingerprint(d),
+      recognized: false,
+    });
+    weights.push(((recognizedWeight * UNRECOGNIZED_SHARE) / (1 - UNRECOGNIZED_SHARE)) * (zipf[k]! / zipfTotal));
+  }
+
+  const plans = templates.filter((t) => t.recognized).map((t) => t.plan);
+  return {
+    kbVersion: kb.version,
+    pick: picker(templates, weights),
+    otherOom: plans.filter((p) => p.category !== 'not_oom' && p.steps.length),
+    notOom: plans.filter((p) => p.category === 'not_oom'),
+    distinctEntries: new Set(templates.map((t) => t.plan.entry)).size,
+  };
+}
+
+// ---------------------------------------------------------------- a conversation, through the real state machine
+
+type Outcome = 'confirmed' | 'assumed' | 'escalated' | 'abandoned' | 'cancelled' | 'open';
+/** The issue's mix for closed cases; open ones (~5%) are those created within the idle time. */
+const CLOSED_MIX = picker<Outcome>(['confirmed', 'assumed', 'escalated', 'abandoned', 'cancelled'], [45, 10, 15, 20, 5]);
+const OPEN_SHARE = 0.05;
+/** How many steps fail before the outcome (for all but escalations, which go through the whole plan). */
+const FAILURES = picker([0, 1, 2, 3, 4], [45, 30, 15, 7, 3]);
+
+interface Transition {
+  records: Rec[];
+  state: CaseState;
+}
+
+interface SimCase {
+  id: string;
+  owner: string;
+  template: Template;
+  /** The first is the case's creation (CaseStore.create), the rest appends. */
+  transitions: Transition[];
+}
+
+/** Plays one case through machine.step with a plausible user, returning every transition the bot would store. */
+function simulate(r: Rng, pools: Pools, id: string, owner: string, at0: number, outcome: Outcome): SimCase {
+  const template = pools.pick(r);
+  const transitions: Transition[] = [];
+  let s: CaseState | undefined;
+  let at = at0;
+  const apply = (c: Command) => {
+    const t = step(s, c);
+    if (!t.records.length) throw new Error(`store bench: command ${c.kind} produced no records`);
+    s = t.state;
+    transitions.push({ records: t.records, state: s! });
+  };
+  const lang = r() < 0.15 ? 'zh' : 'en';
+  apply({ kind: 'open', at, caseId: id, owner, lang, plan: template.plan });
+  const cur = () => s!;
+  const open = () => cur().status === 'open';
+  const who = (minMin = 1, maxMin = 40) => ({ at: (at += int(r, minMin * 60_000, maxMin * 60_000)), actor: owner, moderator: false });
+  const press = (action: 'worked' | 'failed' | 'skip' | 'newlog' | 'stop') => apply({ kind: 'action', offer: cur().offer, action, ...who() });
+  const reason = (why: 'same' | 'different' | 'could_not_apply') => apply({ kind: 'reason', offer: cur().offer, reason: why, ...who() });
+  const log = (plan: PlanRef, oom: boolean) => apply({ kind: 'log', plan, oom, ...who(5, 90) });
+
+  /** One step that did not fix it. */
+  const fail = (mayMoveOn: boolean) => {
+    const x = r();
+    if (x < 0.5) (press('failed'), reason('same'));
+    else if (x < 0.78) press('skip');
+    else if (x < 0.88) log(cur().plan, true);
+    else if (x < 0.94 || !mayMoveOn || !pools.otherOom.length) (press('failed'), reason('could_not_apply'));
+    else {
+      press('failed');
+      reason('different');
+      const others = pools.otherOom.filter((p) => p.category !== cur().plan.category);
+      log(others[Math.floor(r() * others.length)] ?? cur().plan, true);
+    }
+  };
+  /** Fails a few steps, keeping one on screen so the outcome can still happen. */
+  const failSome = () => {
+    for (let k = FAILURES(r); k > 0 && open() && cur().index < cur().plan.steps.length - 1; k--) fail(true);
+  };
+
+  if (open()) {
+    switch (outcome) {
+      case 'confirmed':
+        failSome();
+        if (open()) press('worked');
+        break;
+      case 'assumed':
+        failSome();
+        if (open()) log(pools.notOom[Math.floor(r() * pools.notOom.length)] ?? { entry: 'none', category: 'not_oom', steps: [] }, false);
+        break;
+      case 'escalated':
+        for (let guard = 0; open() && guard < 200; guard++) fail(false);
+        break;
+      case 'abandoned':
+        failSome();
+        if (open() && r() < 0.3) press('failed'); // left at "why did it fail?"
+        if (open()) apply({ kind: 'tick', at: cur().lastActivity + IDLE_MS + int(r, 0, 6 * 3_600_000), idleMs: IDLE_MS });
+        break;
+      case 'cancelled':
+        failSome();
+        if (open()) press('stop');
+        break;
+      case 'open':
+        failSome();
+        if (open() && r() < 0.3) press('failed');
+        break;
+    }
+  }
+  return { id, owner, template, transitions };
+}
+
+interface Origin {
+  platform: string;
+  server: string | null;
+  channel: string | null;
+  userId: string;
+}
+
+/** Who opened the case: mostly Discord, some Slack, a few terminal users; ~150k people, some returning. */
+function origin(r: Rng): Origin {
+  const u = Math.floor(r() ** 2 * 150_000);
+  const x = r();
+  if (x < 0.7) {
+    const guild = Math.floor(r() ** 3 * 40);
+    return { platform: 'discord', server: String(1_100_000_000_000_000_000n + BigInt(guild) * 7_919_000_003n), channel: String(1_200_000_000_000_000_000n + BigInt(guild * 5 + int(r, 0, 4)) * 104_729n), userId: snowflake(u) };
+  }
+  if (x < 0.9) {
+    const ws = Math.floor(r() ** 2 * 10);
+    return { platform: 'slack', server: `T0${(ws * 2_654_435_761).toString(36).toUpperCase().padStart(8, '0')}`, channel: `C0${((ws * 5 + int(r, 0, 4)) * 40_503).toString(36).toUpperCase().padStart(8, '0')}`, userId: `U0${(u * 2_654_435_761).toString(36).toUpperCase().slice(0, 9)}` };
+  }
+  return { platform: 'terminal', server: null, channel: null, userId: `user${u % 5000}` };
+}
+const snowflake = (u: number) => `${700_000_000 + u}${String((u * 2_654_435_761) % 1_000_000_000).padStart(9, '0')}`;
+
+const stepOf = (r: Rec): string | null => ('step' in r ? r.step : 'credited' in r ? r.credited : null);
+
+// ---------------------------------------------------------------- part 1: writes
+
+interface WriteFigures {
+  transitions: number;
+  events: number;
+  ms: number;
+  eventsPerSec: number;
+  transactionsPerSec: number;
+}
+
+function benchWrites(pools: Pools): { store: WriteFigures; baseline: WriteFigures; ratio: number; cases: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'comfyoom-bench-store-'));
+  try {
+    const db = openDb(join(dir, 'writes.db'));
+    const store = new CaseStore(db);
+    db.exec('CREATE TABLE plain_events (case_id TEXT, seq INTEGER, at INTEGER, type TEXT, step TEXT, data TEXT)');
+    const plainInsert = db.prepare('INSERT INTO plain_events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
+
+    const r = rng(0xbe7c4);
+    const now = Date.now();
+    /** Cases created (untimed), then their appends interleaved as many live conversations would. */
+    const makeAppends = (minTransitions: number, firstIndex: number) => {
+      const queues: { c: SimCase; next: number; seq: number }[] = [];
+      let total = 0;
+      for (let i = firstIndex; total < minTransitions; i++) {
+        const o = origin(r);
+        const outcome = r() < OPEN_SHARE ? 'open' : CLOSED_MIX(r);
+        const c = simulate(r, pools, caseId(0x800000 + i), o.userId, now - int(r, 0, DAY), outcome);
+        const [created, ...appends] = c.transitions;
+        const nc: NewCase = {
+          id: c.id,
+          platform: o.platform,
+          ...(o.server ? { server: o.server } : {}),
+          ...(o.channel ? { channel: o.channel } : {}),
+          userId: o.userId,
+          createdAt: created!.records[0]!.at,
+          category: c.template.plan.category,
+          entry: c.template.plan.entry,
+          kbVersion: pools.kbVersion,
+          facts: JSON.parse(c.template.facts) as unknown,
+          paste: c.template.paste,
+          fingerprint: c.template.fingerprint,
+          recognized: c.template.recognized,
+        };
+        store.create(nc, created!.records, created!.state);
+        if (appends.length) queues.push({ c, next: 1, seq: created!.records.length });
+        total += appends.length;
+      }
+      const out: { caseId: string; seq: number; t: Transition }[] = [];
+      while (queues.length) {
+        const k = Math.floor(r() * queues.length);
+        const q = queues[k]!;
+        const t = q.c.transitions[q.next++]!;
+        out.push({ caseId: q.c.id, seq: q.seq, t });
+        q.seq += t.records.length;
+        if (q.next >= q.c.transitions.length) {
+          queues[k] = queues[queues.length - 1]!;
+          queues.pop();
+        }
+      }
+      return out;
+    };
+
+    const runStore = (list: { caseId: string; t: Transition }[]) => timeOnce(() => {
+      for (const a of list) store.append(a.caseId, a.t.records, a.t.state);
+    });
+    const runBaseline = (list: { caseId: string; seq: number; t: Transition }[]) => timeOnce(() => {
+      for (const a of list) {
+        db.transaction(() => {
+          let seq = a.seq;
+          for (const rec of a.t.records) plainInsert.run(a.caseId, ++seq, rec.at, rec.type, stepOf(rec), JSON.stringify(rec));
+        })();
+      }
+    });
+
+    // Warm-up on cases of their own, so the JIT and SQLite's caches are settled before timing.
+    const warm = makeAppends(3000, 0);
+    runStore(warm);
+    runBaseline(warm);
+
+    const timedFrom = 100_000;
+    const appends = makeAppends(WRITE_TRANSITIONS, timedFrom);
+    const events = appends.reduce((n, a) => n + a.t.records.length, 0);
+    let storeMs = 0;
+    let baseMs = 0;
+    const size = Math.ceil(appends.length / WRITE_CHUNKS);
+    for (let c = 0; c < WRITE_CHUNKS; c++) {
+      const chunk = appends.slice(c * size, (c + 1) * size);
+      // Alternate which goes first, so neither always pays for the other's WAL checkpoint.
+      if (c % 2 === 0) (storeMs += runStore(chunk), baseMs += runBaseline(chunk));
+      else (baseMs += runBaseline(chunk), storeMs += runStore(chunk));
+    }
+    const cases = db.prepare('SELECT COUNT(*) FROM cases').pluck().get() as number;
+    db.close();
+    const fig = (ms: number): WriteFigures => ({
+      transitions: appends.length,
+      events,
+      ms: round(ms),
+      eventsPerSec: Math.round(events / (ms / 1000)),
+      transactionsPerSec: Math.round(appends.length / (ms / 1000)),
+    });
+    return { store: fig(storeMs), baseline: fig(baseMs), ratio: storeMs / baseMs, cases };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- part 2: the one-million-case database
+
+interface DbMeta {
+  cases: number;
+  events: number;
+  /** The "now" the cases were generated around: the 30-day window is taken from it. */
+  now: number;
+  generationMs: number;
+  statuses: Record<string, number>;
+  distinctEntries: number;
+  unrecognizedFingerprints: number;
+}
+
+function dbCacheKey(): string {
+  const h = createHash('sha256');
+  for (const m of readMigrations()) h.update(m.name).update(m.sql);
+  return h.update(`generator ${GENERATOR_VERSION} cases ${DB_CASES}`).digest('hex').slice(0, 12);
+}
+
+/** Writes the rows CaseStore would have written, in large transactions straight into cases and events. */
+function generateDb(path: string, pools: Pools): DbMeta {
+  const started = process.hrtime.bigint();
+  const tmp = `${path}.partial-${process.pid}`;
+  rmSync(tmp, { force: true });
+  const db = new Database(tmp);
+  // Build speed only: the file is renamed into place once complete, and reopened in WAL by openDb.
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('cache_size = -1000000');
+  migrate(db);
+
+  const insertCase = db.prepare(
+    `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, status, resolving_step, state, resolution, fingerprint, recognized)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
+
+  // Creation times, oldest first (rowids follow time, as in a real store); open cases are the
+  // recent ones (an open case idle for a day is abandoned), marked by an odd millisecond.
+  const now = Date.now();
+  const r = rng(0x5eed_57);
+  const times = new Float64Array(DB_CASES);
+  for (let i = 0; i < DB_CASES; i++) {
+    const isOpen = r() < OPEN_SHARE;
+    const t = Math.floor(now - (isOpen ? r() * IDLE_MS : r() * DB_DAYS * DAY));
+    times[i] = t - (t & 1) + (isOpen ? 1 : 0);
+  }
+  times.sort();
+
+  const statuses: Record<string, number> = {};
+  let events = 0;
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const createdAt = times[i]!;
+      const id = caseId(i);
+      const o = origin(r);
+      const c = simulate(r, pools, id, o.userId, createdAt, createdAt % 2 === 1 ? 'open' : CLOSED_MIX(r));
+      const state = c.transitions.at(-1)!.state;
+      let seq = 0;
+      let lastAt = createdAt;
+      for (const t of c.transitions) {
+        for (const rec of t.records) insertEvent.run(id, ++seq, rec.at, rec.type, stepOf(rec), JSON.stringify(rec));
+        lastAt = t.records.at(-1)!.at;
+      }
+      events += seq;
+      const status = state.status === 'resolved' ? `resolved ${state.resolution}` : state.status;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const p = c.template;
+      insertCase.run(id, o.platform, o.server, o.channel, o.userId, createdAt, lastAt, p.plan.category, p.plan.entry, pools.kbVersion, p.facts, p.paste, state.status, state.resolvingStep ?? null, JSON.stringify(state), state.resolution ?? null, p.fingerprint, p.recognized ? 1 : 0);
+    }
+  });
+  const BATCH = 50_000;
+  for (let i = 0; i < DB_CASES; i += BATCH) {
+    batch(i, Math.min(DB_CASES, i + BATCH));
+    if (process.stdout.isTTY) process.stdout.write(`\r  generating… ${Math.min(DB_CASES, i + BATCH).toLocaleString('en')} / ${DB_CASES.toLocaleString('en')} cases`);
+  }
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  const fingerprints = db.prepare('SELECT COUNT(DISTINCT fingerprint) FROM cases WHERE recognized = 0').pluck().get() as number;
+  db.pragma('journal_mode = WAL');
+  db.close();
+  renameSync(tmp, path);
+  const meta: DbMeta = {
+    cases: DB_CASES,
+    events,
+    now,
+    generationMs: Number(process.hrtime.bigint() - started) / 1e6,
+    statuses,
+    distinctEntries: pools.distinctEntries,
+    unrecognizedFingerprints: fingerprints,
+  };
+  writeFileSync(`${path}.json`, JSON.stringify(meta));
+  return meta;
+}
+
+function cachedDb(pools: () => Pools): { path: string; meta: DbMeta; generated: boolean; thisRunMs: number } {
+  const dir = join(tmpdir(), 'comfyoom-bench');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `store-${dbCacheKey()}.db`);
+  if (existsSync(path) && existsSync(`${path}.json`)) {
+    return { path, meta: JSON.parse(readFileSync(`${path}.json`, 'utf8')) as DbMeta, generated: false, thisRunMs: 0 };
+  }
+  const meta = generateDb(path, pools());
+  return { path, meta, generated: true, thisRunMs: meta.generationMs };
+}
+
+// ---------------------------------------------------------------- part 3: stats
+
+interface QueryTime {
+  sql: string;
+  params: unknown[];
+  ms: number;
+}
+
+/** The database as computeStats sees it, with every statement's execution timed. */
+function timedDb(db: Db, log: QueryTime[]): Db {
+  const wrap = (stmt: object, sql: string): object => {
+    const proxy: object = new Proxy(stmt, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          const timed = prop === 'all' || prop === 'get' || prop === 'run';
+          const start = process.hrtime.bigint();
+          const out = (v as (...a: unknown[]) => unknown).apply(target, args);
+          if (timed) log.push({ sql, params: args, ms: Number(process.hrtime.bigint() - start) / 1e6 });
+          return out === target ? proxy : out;
+        };
+      },
+    });
+    return proxy;
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'prepare') return (sql: string) => wrap(target.prepare(sql), sql);
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+interface StatsRun {
+  ms: number;
+  queries: QueryTime[];
+  stats: Stats;
+}
+
+function statsRuns(db: Db, opts: { sinceMs?: number; now?: number }): StatsRun[] {
+  return Array.from({ length: STATS_RUNS }, () => {
+    const queries: QueryTime[] = [];
+    const tdb = timedDb(db, queries);
+    let stats: Stats | undefined;
+    const ms = timeOnce(() => (stats = computeStats(tdb, opts)));
+    return { ms, queries, stats: stats! };
+  });
+}
+
+const medianRun = (runs: StatsRun[]) => [...runs].sort((a, b) => a.ms - b.ms)[runs.length >> 1]!;
+const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+function queryPlan(db: Db, q: QueryTime): string {
+  try {
+    return (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as unknown[])) as { detail: string }[]).map((p) => p.detail).join('; ');
+  } catch (e) {
+    return `(no plan: ${(e as Error).message})`;
+  }
+}
+
+// ---------------------------------------------------------------- bench
+
+export async function benchStore(): Promise<BenchResult> {
+  const failures: string[] = [];
+  const kbDir = process.env.COMFYOOM_KB || undefined;
+  let poolsCache: Pools | undefined;
+  const pools = () => (poolsCache ??= buildPools(loadKb(kbDir)));
+
+  // ---- writes
+  console.log(`\nstore — writes: ${WRITE_TRANSITIONS.toLocaleString('en')}+ transitions, one transaction each, file DB in WAL (${WRITE_CHUNKS} alternating chunks)`);
+  const w = benchWrites(pools());
+  console.log(
+    table(
+      ['', 'CaseStore.append', 'baseline (plain INSERT)', 'ratio store/base'],
+      [
+        ['transitions (transactions)', String(w.store.transitions), String(w.baseline.transitions), ''],
+        ['events written', String(w.store.events), String(w.baseline.events), ''],
+        ['total time', fmtMs(w.store.ms), fmtMs(w.baseline.ms), fmtRatio(w.ratio)],
+        ['events/s', w.store.eventsPerSec.toLocaleString('en'), w.baseline.eventsPerSec.toLocaleString('en'), ''],
+        ['transitions/s', w.store.transactionsPerSec.toLocaleString('en'), w.baseline.transactionsPerSec.toLocaleString('en'), ''],
+      ],
+    ),
+  );
+  console.log(`>>> write ratio (CaseStore.append time / plain INSERT time): ${fmtRatio(w.ratio)}`);
+
+  // ---- the big database
+  console.log(`\nstore — stats on a generated database of ${DB_CASES.toLocaleString('en')} cases`);
+  const cached = cachedDb(pools);
+  const bytes = statSync(cached.path).size;
+  const m = cached.meta;
+  console.log(
+    `database ${cached.generated ? `generated in ${fmtMs(m.generationMs)}` : `reused (generated earlier in ${fmtMs(m.generationMs)})`}: ${cached.path}, ${fmtBytes(bytes)}, ` +
+      `${m.cases.toLocaleString('en')} cases, ${m.events.toLocaleString('en')} events (${(m.events / m.cases).toFixed(2)} per case), ` +
+      `${m.distinctEntries} entries, ${m.unrecognizedFingerprints} unrecognized fingerprints`,
+  );
+  console.log(`statuses: ${Object.entries(m.statuses).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / m.cases) * 100).toFixed(1)}%`).join(', ')}`);
+
+  const db = openDb(cached.path);
+  try {
+    const now = m.now;
+    const baseline = () =>
+      timeOnce(() => {
+        db.prepare('SELECT status, COUNT(*) FROM cases GROUP BY status').all();
+        db.prepare('SELECT type, COUNT(*) FROM events GROUP BY type').all();
+      });
+    baseline(); // warm-up: brings the tables into the OS cache for both sides alike
+    const baseRuns = Array.from({ length: STATS_RUNS }, baseline);
+    const allRuns = statsRuns(db, { now });
+    const recentRuns = statsRuns(db, { sinceMs: 30 * DAY, now });
+    const baseMs = median(baseRuns);
+    const all = medianRun(allRuns);
+    const recent = medianRun(recentRuns);
+    const ratio = { allTime: all.ms / baseMs, last30d: recent.ms / baseMs };
+
+    if (all.stats.cases !== m.cases) failures.push(`stats counted ${all.stats.cases} cases, the database holds ${m.cases}`);
+    const recentShare = recent.stats.cases / m.cases;
+    if (recentShare < 0.3 || recentShare > 0.4) failures.push(`30-day stats counted ${recent.stats.cases} cases (${(recentShare * 100).toFixed(1)}%), expected about a third`);
+
+    console.log(`\nstats time, median of ${STATS_RUNS} runs`);
+    console.log(
+      table(
+        ['', 'computeStats', 'baseline (2 plain GROUP BY)', 'ratio stats/base', 'cases counted'],
+        [
+          ['all time', fmtMs(all.ms), fmtMs(baseMs), fmtRatio(ratio.allTime), all.stats.cases.toLocaleString('en')],
+          ['last 30 days', fmtMs(recent.ms), fmtMs(baseMs), fmtRatio(ratio.last30d), recent.stats.cases.toLocaleString('en')],
+        ],
+      ),
+    );
+    console.log(`>>> stats ratio (computeStats time / plain GROUP BY time): all time ${fmtRatio(ratio.allTime)}, last 30 days ${fmtRatio(ratio.last30d)}`);
+
+    const breakdown = (run: StatsRun) =>
+      run.queries
+        .map((q) => ({ sql: oneLine(q.sql), ms: round(q.ms), share: round(q.ms / run.ms), plan: queryPlan(db, q) }))
+        .sort((a, b) => b.ms - a.ms);
+    const allQueries = breakdown(all);
+    const recentQueries = breakdown(recent);
+    for (const [label, qs] of [['all time', allQueries], ['last 30 days', recentQueries]] as const) {
+      console.log(`\nstats queries, ${label} (median run), slowest first`);
+      console.log(table(['ms', 'share', 'query', 'plan'], qs.map((q) => [fmtMs(q.ms), `${(q.share * 100).toFixed(0)}%`, q.sql.slice(0, 90), q.plan.slice(0, 140)])));
+    }
+    for (const f of failures) console.log(`FAIL ${f}`);
+
+    return {
+      name: 'store',
+      failures,
+      summary: {
+        bench: 'store',
+        node: process.version,
+        sqlite: db.prepare('SELECT sqlite_version()').pluck().get(),
+        writes: {
+          baseline: 'prepared INSERT into a bare 6-column table, same rows, same transaction per transition, same DB',
+          transitions: w.store.transitions,
+          events: w.store.events,
+          store: w.store,
+          plain: w.baseline,
+          ratio: round(w.ratio),
+        },
+        db: {
+          path: cached.path,
+          bytes,
+          cases: m.cases,
+          events: m.events,
+          eventsPerCase: round(m.events / m.cases),
+          generated: cached.generated,
+          generationMs: round(m.generationMs),
+          statuses: m.statuses,
+        },
+        stats: {
+          baseline: 'SELECT status, COUNT(*) FROM cases GROUP BY status + SELECT type, COUNT(*) FROM events GROUP BY type',
+          runs: STATS_RUNS,
+          baselineMs: round(baseMs),
+          allTime: { ms: round(all.ms), ratio: round(ratio.allTime), cases: all.stats.cases, runsMs: allRuns.map((r) => round(r.ms)) },
+          last30d: { ms: round(recent.ms), ratio: round(ratio.last30d), cases: recent.stats.cases, runsMs: recentRuns.map((r) => round(r.ms)) },
+          slowestQueries: allQueries.slice(0, 3).map((q) => ({ ms: q.ms, sql: q.sql.slice(0, 160), plan: q.plan })),
+        },
+        ok: failures.length === 0,
+        failures,
+      },
+    };
+  } finally {
+    db.close();
+  }
+}

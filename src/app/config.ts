@@ -1,0 +1,101 @@
+// Configuration from the environment, validated at start so a typo fails with a clear message
+// instead of a silent misbehaviour. `.env.example` lists every variable.
+import { z } from 'zod';
+
+const ids = z
+  .string()
+  .optional()
+  .transform((s) => (s ? s.split(/[\s,]+/).filter(Boolean) : []));
+
+const positive = (name: string, dflt: number) =>
+  z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined || s === '') return dflt;
+      const n = Number(s);
+      if (!Number.isFinite(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a positive number` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const Env = z
+  .object({
+    COMFYOOM_DB: z.string().default('data/comfyoom.db'),
+    COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
+    /** Pastes a user may submit per minute before a polite refusal. */
+    COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
+
+    DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
+    DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
+    /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
+    DISCORD_WATCH_CHANNELS: ids,
+
+    SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
+    SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
+    SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
+    SLACK_MODE: z.enum(['socket', 'http']).optional(),
+    SLACK_PORT: positive('SLACK_PORT', 3000),
+    /** Slack user ids that may answer anyone's buttons. */
+    SLACK_HELPERS: ids,
+    /** Slack user ids that may see /comfyoom stats. */
+    SLACK_ADMINS: ids,
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_BOT_TOKEN) return;
+    const mode = env.SLACK_MODE ?? (env.SLACK_APP_TOKEN ? 'socket' : 'http');
+    if (mode === 'socket' && !env.SLACK_APP_TOKEN) ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN' });
+    if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
+  });
+
+export interface Config {
+  db: string;
+  idleMs: number;
+  ratePerMinute: number;
+  discord?: { token: string; guildId?: string; watchChannels: string[] };
+  slack?: {
+    botToken: string;
+    mode: 'socket' | 'http';
+    appToken?: string;
+    signingSecret?: string;
+    port: number;
+    helpers: string[];
+    admins: string[];
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty variables (KEY= in a .env file) mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const r = Env.safeParse(cleaned);
+  if (!r.success) throw new ConfigError(r.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`));
+  const e = r.data;
+  return {
+    db: e.COMFYOOM_DB,
+    idleMs: e.COMFYOOM_IDLE_HOURS * 3_600_000,
+    ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
+    ...(e.DISCORD_TOKEN ? { discord: { token: e.DISCORD_TOKEN, ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}), watchChannels: e.DISCORD_WATCH_CHANNELS } } : {}),
+    ...(e.SLACK_BOT_TOKEN
+      ? {
+          slack: {
+            botToken: e.SLACK_BOT_TOKEN,
+            mode: e.SLACK_MODE ?? (e.SLACK_APP_TOKEN ? 'socket' : 'http'),
+            ...(e.SLACK_APP_TOKEN ? { appToken: e.SLACK_APP_TOKEN } : {}),
+            ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
+            port: e.SLACK_PORT,
+            helpers: e.SLACK_HELPERS,
+            admins: e.SLACK_ADMINS,
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,79 @@
+// Gathers the text to diagnose from a message: its own text plus attached logs. Each file is
+// checked against the limits before it is read, and every refusal is reported, never thrown.
+import { decodeText } from './decode.ts';
+
+export interface Attachment {
+  name: string;
+  contentType?: string;
+  /** Size in bytes, when the platform says it before download. */
+  size?: number;
+  read(): Promise<Buffer>;
+}
+
+export interface Inbound {
+  text?: string;
+  attachments?: Attachment[];
+}
+
+export const INGEST_LIMITS = {
+  maxFiles: 5,
+  /** Log files larger than this are refused before download (head and tail are what matters). */
+  maxFileBytes: 8 * 1024 * 1024,
+};
+
+export type IngestProblem = { file: string; kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' };
+
+export interface Ingested {
+  text: string;
+  problems: IngestProblem[];
+}
+
+const TEXT_FILE = /\.(txt|log|md|json|out|err|yaml|yml|csv)$/i;
+export const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;
+
+export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
+  if (TEXT_FILE.test(a.name) || a.contentType?.startsWith('text/') || a.contentType === 'application/json') return 'text';
+  if (IMAGE_FILE.test(a.name) || a.contentType?.startsWith('image/')) return 'image';
+  return 'other';
+}
+
+export async function ingest(inbound: Inbound): Promise<Ingested> {
+  const parts: string[] = [];
+  const problems: IngestProblem[] = [];
+  if (inbound.text?.trim()) parts.push(inbound.text);
+  const files = inbound.attachments ?? [];
+  for (const [i, a] of files.entries()) {
+    if (i >= INGEST_LIMITS.maxFiles) {
+      problems.push({ file: a.name, kind: 'too_many' });
+      continue;
+    }
+    const kind = kindOf(a);
+    if (kind === 'image') {
+      problems.push({ file: a.name, kind: 'image' });
+      continue;
+    }
+    if (kind === 'other') {
+      problems.push({ file: a.name, kind: 'unsupported' });
+      continue;
+    }
+    if (a.size !== undefined && a.size > INGEST_LIMITS.maxFileBytes) {
+      problems.push({ file: a.name, kind: 'too_big' });
+      continue;
+    }
+    let buf: Buffer;
+    try {
+      buf = await a.read();
+    } catch {
+      problems.push({ file: a.name, kind: 'unreadable' });
+      continue;
+    }
+    if (buf.length > INGEST_LIMITS.maxFileBytes) {
+      problems.push({ file: a.name, kind: 'too_big' });
+      continue;
+    }
+    const decoded = decodeText(buf);
+    if (!decoded.ok) problems.push({ file: a.name, kind: 'binary' });
+    else parts.push(decoded.text);
+  }
+  return { text: parts.join('\n\n'), problems };
+}
