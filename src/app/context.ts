@@ -5,6 +5,7 @@ import { DEFAULT_KB_DIR, loadKb } from '../kb/load.ts';
 import { CaseStore } from '../store/cases.ts';
 import { openDb, type Db } from '../store/db.ts';
 import type { Config } from './config.ts';
+import { OcrPool } from '../ingest/ocr.ts';
 
 export const kbDir = () => process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
 
@@ -19,6 +20,16 @@ export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'>)
   const kb = loadKb(kbDir());
   const db = openDb(resolve(config.db));
   const store = new CaseStore(db);
-  const engine = new Engine({ kb, store, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute });
-  return { db, store, engine, close: () => db.close() };
+  // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
+  const ocr = new OcrPool();
+  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute });
+  return {
+    db,
+    store,
+    engine,
+    close: () => {
+      void ocr.close();
+      db.close();
+    },
+  };
 }

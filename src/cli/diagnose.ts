@@ -7,6 +7,9 @@ import { detectLang, type Lang } from '../i18n/messages.ts';
 import { planSteps } from '../plan/plan.ts';
 import { renderDiagnosis } from '../render/diagnosis-text.ts';
 import { decodeText } from '../ingest/decode.ts';
+import { prepareForOcr } from '../ingest/image.ts';
+import { IMAGE_FILE } from '../ingest/ingest.ts';
+import { OcrPool } from '../ingest/ocr.ts';
 
 /** The JSON form of a diagnosis: what a script needs, without the kb texts. */
 export function diagnosisJson(d: Diagnosis, kb: Kb) {
@@ -66,6 +69,21 @@ export function readPaste(file: string | undefined): string {
   const decoded = decodeText(readFileSync(file === undefined || file === '-' ? 0 : file));
   if (!decoded.ok) throw new UserError(`${file ?? 'stdin'} looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.`);
   return decoded.text;
+}
+
+/** A paste, or the text OCR reads from a screenshot (png/jpg/webp). */
+export async function readPasteOrScreenshot(file: string | undefined): Promise<string> {
+  if (file === undefined || file === '-' || !IMAGE_FILE.test(file)) return readPaste(file);
+  const prepared = await prepareForOcr(readFileSync(file));
+  if (!prepared.ok) throw new UserError(`${file}: ${prepared.reason.replace(/_/g, ' ')}`);
+  const ocr = new OcrPool({ size: 1 });
+  try {
+    const read = await ocr.recognize(prepared.png);
+    process.stderr.write(`(read ${file} by OCR, confidence ${Math.round(read.confidence)}%)\n`);
+    return read.text;
+  } finally {
+    await ocr.close();
+  }
 }
 
 export class UserError extends Error {}

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createClassifier } from '../classify/classify.ts';
 import { loadKb, KbError, DEFAULT_KB_DIR } from '../kb/load.ts';
-import { readPaste, renderOne, runBatch, UserError } from './diagnose.ts';
+import { readPaste, readPasteOrScreenshot, renderOne, runBatch, UserError } from './diagnose.ts';
 import { openApp } from '../app/context.ts';
 import { ConfigError, loadConfig, type Config } from '../app/config.ts';
 import { openDb } from '../store/db.ts';
@@ -60,7 +60,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           const failures = await runBatch(values.batch, classify, out);
           return failures ? 1 : 0;
         }
-        const text = readPaste(positionals[0]);
+        const text = await readPasteOrScreenshot(positionals[0]);
         out(renderOne(text, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined }));
         return 0;
       }

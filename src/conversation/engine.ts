@@ -8,7 +8,8 @@ import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
 import { redact } from '../redact/redact.ts';
-import { ingest, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore } from '../store/cases.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
@@ -36,7 +37,14 @@ export interface EngineOptions {
   idleMs?: number;
   /** Pastes one user may submit per minute (default 6). */
   ratePerMinute?: number;
+  /** Screenshots one user may submit per minute (default 3): OCR is the expensive part. */
+  imagesPerMinute?: number;
+  /** Reads screenshots; without it, images are answered with a request for text. */
+  ocr?: Ocr;
 }
+
+/** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
+export const OCR_GATE = { minOcrConfidence: 60, minDiagnosisConfidence: 0.7 };
 
 /** Redacted pastes are stored up to this size, head and tail kept. */
 const MAX_STORED_PASTE = 64 * 1024;
@@ -79,7 +87,9 @@ export class Engine {
   private readonly newId: () => string;
   private readonly idleMs: number;
   private readonly ratePerMinute: number;
-  /** Recent paste times per platform user, for the rate limit (kept in memory: it protects the bot, not a record). */
+  private readonly imagesPerMinute: number;
+  private readonly ocr?: Ocr;
+  /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
   private readonly recent = new Map<string, number[]>();
 
   constructor(o: EngineOptions) {
@@ -90,18 +100,21 @@ export class Engine {
     this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
     this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
     this.ratePerMinute = o.ratePerMinute ?? 6;
+    this.imagesPerMinute = o.imagesPerMinute ?? 3;
+    if (o.ocr) this.ocr = o.ocr;
   }
 
-  /** True when this user has pasted too often in the last minute; records the attempt otherwise. */
-  private limited(origin: Origin): boolean {
-    const key = `${origin.platform}:${origin.user}`;
+  /** True when this user has sent too much in the last minute; records the attempt otherwise. */
+  private limited(origin: Origin, kind: 'paste' | 'image', count = 1): boolean {
+    const key = `${kind}:${origin.platform}:${origin.user}`;
     const now = this.now();
+    const limit = kind === 'paste' ? this.ratePerMinute : this.imagesPerMinute;
     const times = (this.recent.get(key) ?? []).filter((t) => now - t < 60_000);
-    if (times.length >= this.ratePerMinute) {
+    if (times.length + count > limit) {
       this.recent.set(key, times);
       return true;
     }
-    times.push(now);
+    for (let i = 0; i < count; i++) times.push(now);
     this.recent.set(key, times);
     if (this.recent.size > 10_000) for (const [k, v] of this.recent) if (v.every((t) => now - t >= 60_000)) this.recent.delete(k);
     return false;
@@ -130,15 +143,39 @@ export class Engine {
    * new log in an open one. Files that cannot be read are reported, the rest is diagnosed.
    */
   async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
-    if (this.limited(origin)) {
-      const lang = langFor(origin.locale, inbound.text ?? '');
-      return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[lang] }] }];
-    }
-    const got = await ingest(inbound);
+    const early = langFor(origin.locale, inbound.text ?? '');
+    if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
+    const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
+    if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
+    const got = await ingest(inbound, this.ocr);
     const lang = caseId ? (this.state(caseId)?.lang ?? langFor(origin.locale, got.text)) : langFor(origin.locale, got.text);
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
+    if (got.ocr.length && !got.hasTypedText) {
+      const doubt = this.ocrDoubt(got.text, got.ocr, lang);
+      if (doubt) return [...notes, doubt];
+    }
     return [...notes, ...(caseId ? this.paste(caseId, got.text, origin) : this.open(origin, got.text))];
+  }
+
+  /**
+   * The confidence gate for screenshots: when OCR was unsure or what it read matches nothing
+   * specific, show what was read and ask for the text rather than guess.
+   */
+  private ocrDoubt(text: string, read: { confidence: number }[], lang: Lang): Message | undefined {
+    const ocrConfidence = Math.min(...read.map((r) => r.confidence));
+    const d = this.classifyText(text);
+    const weakMatch = d.confidence < OCR_GATE.minDiagnosisConfidence || d.entry.priority < 0;
+    if (ocrConfidence >= OCR_GATE.minOcrConfidence && !weakMatch) return undefined;
+    const excerpt = text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900);
+    return {
+      ephemeral: false,
+      blocks: [
+        { kind: 'text', text: C.ocrDoubt[lang] },
+        { kind: 'code', text: excerpt || '(nothing)' },
+        { kind: 'note', text: C.ocrDoubtAsk[lang].replace('{confidence}', String(Math.round(ocrConfidence))) },
+      ],
+    };
   }
 
   /** A quick look without opening a case: for watch modes that offer help only on real OOMs. */

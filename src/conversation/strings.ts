@@ -64,11 +64,26 @@ export const C = {
     unsupported: { en: '{file} is not a file type I read (.txt, .log, .json, .md, or a screenshot).', zh: '{file} 不是我能读取的文件类型（.txt、.log、.json、.md 或截图）。' },
     too_many: { en: '{file} was not read: at most 5 files per message.', zh: '{file} 未读取：每条消息最多 5 个文件。' },
     unreadable: { en: '{file} could not be downloaded; please attach it again.', zh: '{file} 下载失败，请重新上传。' },
-    image: { en: '{file} is a screenshot; I cannot read screenshots yet, please paste the text.', zh: '{file} 是截图；我暂时还读不了截图，请粘贴文字。' },
+    image: { en: '{file} is a screenshot, and reading screenshots is off here; please paste the text.', zh: '{file} 是截图，这里没有开启截图识别；请粘贴文字。' },
+    too_many_pixels: { en: '{file} has too many pixels to read (40 megapixels at most); crop it to the error.', zh: '{file} 像素太多（最多 4000 万像素），请裁剪到报错部分。' },
+    ocr_timeout: { en: 'Reading {file} took too long; crop the screenshot to the error, or paste the text.', zh: '识别 {file} 超时；请把截图裁剪到报错部分，或直接粘贴文字。' },
+    ocr_failed: { en: 'I could not read the text in {file}; please paste the text.', zh: '无法识别 {file} 中的文字，请直接粘贴文字。' },
   },
   rateLimited: {
     en: 'You are sending logs faster than I can help; please wait a minute and try again.',
     zh: '你发送日志的速度太快了，请稍等一分钟再试。',
+  },
+  imageRateLimited: {
+    en: 'Reading screenshots takes a while; please send at most 3 a minute, or paste the text.',
+    zh: '识别截图比较耗时；每分钟最多发送 3 张，或者直接粘贴文字。',
+  },
+  ocrDoubt: {
+    en: 'I read this from your screenshot, but I am not sure enough to diagnose it:',
+    zh: '这是我从截图里读到的内容，但我没有把握据此诊断：',
+  },
+  ocrDoubtAsk: {
+    en: 'Is that right? Please paste the error as text (or attach the log file) so I do not guess. (OCR confidence {confidence}%)',
+    zh: '读得对吗？请以文字形式粘贴报错（或上传日志文件），以免我猜错。（识别置信度 {confidence}%）',
   },
   binaryPaste: { en: 'That looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.', zh: '这看起来是二进制文件，不是日志。请粘贴控制台文字，或上传 .txt/.log 文件。' },
 } as const;

@@ -1,6 +1,8 @@
 // Gathers the text to diagnose from a message: its own text plus attached logs. Each file is
 // checked against the limits before it is read, and every refusal is reported, never thrown.
 import { decodeText } from './decode.ts';
+import { IMAGE_LIMITS, prepareForOcr } from './image.ts';
+import { OcrTimeout, type Ocr } from './ocr.ts';
 
 export interface Attachment {
   name: string;
@@ -21,11 +23,18 @@ export const INGEST_LIMITS = {
   maxFileBytes: 8 * 1024 * 1024,
 };
 
-export type IngestProblem = { file: string; kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' };
+export type IngestProblem = {
+  file: string;
+  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed';
+};
 
 export interface Ingested {
   text: string;
   problems: IngestProblem[];
+  /** What OCR read from screenshots, with Tesseract's confidence (0..100). */
+  ocr: { file: string; text: string; confidence: number }[];
+  /** True when some of the text was typed or came from a text file (not only OCR). */
+  hasTypedText: boolean;
 }
 
 const TEXT_FILE = /\.(txt|log|md|json|out|err|yaml|yml|csv)$/i;
@@ -37,10 +46,27 @@ export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
   return 'other';
 }
 
-export async function ingest(inbound: Inbound): Promise<Ingested> {
+async function readImage(a: Attachment, ocr: Ocr): Promise<{ text: string; confidence: number } | IngestProblem['kind']> {
+  const buf = await a.read();
+  const prepared = await prepareForOcr(buf);
+  if (!prepared.ok) return prepared.reason === 'not_an_image' ? 'unsupported' : prepared.reason;
+  try {
+    return await ocr.recognize(prepared.png);
+  } catch (e) {
+    return e instanceof OcrTimeout ? 'ocr_timeout' : 'ocr_failed';
+  }
+}
+
+/** Reads a message's text, text files and (when OCR is available) screenshots. */
+export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
   const parts: string[] = [];
   const problems: IngestProblem[] = [];
-  if (inbound.text?.trim()) parts.push(inbound.text);
+  const read: Ingested['ocr'] = [];
+  let hasTypedText = false;
+  if (inbound.text?.trim()) {
+    parts.push(inbound.text);
+    hasTypedText = true;
+  }
   const files = inbound.attachments ?? [];
   for (const [i, a] of files.entries()) {
     if (i >= INGEST_LIMITS.maxFiles) {
@@ -49,7 +75,20 @@ export async function ingest(inbound: Inbound): Promise<Ingested> {
     }
     const kind = kindOf(a);
     if (kind === 'image') {
-      problems.push({ file: a.name, kind: 'image' });
+      if (!ocr) {
+        problems.push({ file: a.name, kind: 'image' });
+        continue;
+      }
+      if (a.size !== undefined && a.size > IMAGE_LIMITS.maxBytes) {
+        problems.push({ file: a.name, kind: 'too_big' });
+        continue;
+      }
+      const got = await readImage(a, ocr).catch(() => 'unreadable' as const);
+      if (typeof got === 'string') problems.push({ file: a.name, kind: got });
+      else {
+        read.push({ file: a.name, ...got });
+        parts.push(got.text);
+      }
       continue;
     }
     if (kind === 'other') {
@@ -73,7 +112,10 @@ export async function ingest(inbound: Inbound): Promise<Ingested> {
     }
     const decoded = decodeText(buf);
     if (!decoded.ok) problems.push({ file: a.name, kind: 'binary' });
-    else parts.push(decoded.text);
+    else {
+      parts.push(decoded.text);
+      hasTypedText = true;
+    }
   }
-  return { text: parts.join('\n\n'), problems };
+  return { text: parts.join('\n\n'), problems, ocr: read, hasTypedText };
 }

@@ -8,6 +8,9 @@ export interface CompiledStages {
   stages: { stage: Stage; nodes: RegExp[]; frames: string[]; models: RegExp[]; phrases: string[] }[];
 }
 
+/** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
+const foldFrame = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+
 const glob = (pattern: string) =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.{0,80}')}$`, 'i');
 
@@ -16,7 +19,7 @@ export function compileStages(hints: StageHints): CompiledStages {
     stages: hints.stages.map((s) => ({
       stage: s.stage as Stage,
       nodes: s.nodes.map(glob),
-      frames: s.frames.map((f) => f.toLowerCase()),
+      frames: s.frames.map(foldFrame),
       models: s.models.map(glob),
       phrases: s.phrases.map((p) => p.toLowerCase()),
     })),
@@ -30,7 +33,8 @@ const NODE_NAME = /^[A-Za-z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?$/;
 const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:\s{1,2}\S/;
 const FRAME = /^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
 const REQUESTED = /requested to load\s{1,2}([\w.]{1,80})/i;
-const PROGRESS = /\d{1,3}%\s{0,2}\|/;
+// A tqdm bar ("  0%|          | 0/20 [00:00<?, ?it/s]"); OCR often reads the bar as l, I or [.
+const PROGRESS = /\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
 
 export interface StageFacts {
@@ -55,7 +59,8 @@ function findNode(lines: string[], errorLine: number | undefined, compiled: Comp
   // A bare node name just above the error block (copied from the UI's error dialog), past the
   // dialog's own memory and hint lines.
   for (let i = errorLine - 1; i >= Math.max(0, errorLine - 5); i--) {
-    const t = lines[i]!.trim().replace(/:$/, '');
+    // OCR leaves stray marks around a dialog's title ("#*CheckpointLoaderSimple").
+    const t = lines[i]!.trim().replace(/^[^A-Za-z]{1,3}|[^A-Za-z0-9)+]{1,3}$/g, '');
     if (!t || /memory|allocation on device|^tips:/i.test(t)) continue;
     if (NODE_NAME.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
     break;
@@ -75,7 +80,7 @@ function framesInnermostFirst(lines: string[], errorLine: number | undefined): {
   // A paste cut down to its last code line still names the innermost call.
   const above = errorLine !== undefined ? lines[errorLine - 1] : undefined;
   if (above && /^\s{2,}\S/.test(above) && !FRAME.test(lines[errorLine! - 2] ?? '') && !FRAME.test(above)) {
-    frames.push({ text: `| ${above.trim()}`.toLowerCase(), line: errorLine! - 1 });
+    frames.push({ text: foldFrame(`| ${above.trim()}`), line: errorLine! - 1 });
   }
   lines.forEach((l, i) => {
     const m = FRAME.exec(l);
@@ -83,7 +88,7 @@ function framesInnermostFirst(lines: string[], errorLine: number | undefined): {
     const next = lines[i + 1] ?? '';
     const code = FRAME.test(next) ? '' : next.trim();
     // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode` match.
-    frames.push({ text: `${m[1]!.replace(/\\/g, '/')}", line in ${m[2]} | ${code}`.toLowerCase(), line: i });
+    frames.push({ text: foldFrame(`${m[1]!.replace(/\\/g, '/')}", line in ${m[2]} | ${code}`), line: i });
   });
   return frames.reverse().sort((a, b) => b.line - a.line);
 }
