@@ -54,6 +54,8 @@ export const M = {
     comfyuiVersion: { en: 'ComfyUI', zh: 'ComfyUI' },
     app: { en: 'App', zh: '程序' },
     install: { en: 'Install', zh: '安装方式' },
+    workflow: { en: 'Workflow renders', zh: '工作流出图' },
+    workflowModels: { en: 'Workflow models', zh: '工作流模型' },
   },
   values: {
     cuda: { en: 'GPU memory (CUDA)', zh: '显存 (CUDA)' },
@@ -64,5 +66,8 @@ export const M = {
     ram: { en: 'system RAM', zh: '系统内存' },
     on: { en: 'on', zh: '开启' },
     off: { en: 'off', zh: '关闭' },
+    frames: { en: 'frames', zh: '帧' },
+    tiledVae: { en: 'VAE Decode (Tiled)', zh: 'VAE Decode (Tiled) 分块解码' },
+    plainVae: { en: 'plain VAE Decode', zh: '普通 VAE Decode' },
   },
 } as const satisfies Record<string, unknown>;

@@ -6,7 +6,7 @@ import { basename, join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, Flag, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, Signature, StageHints, Step } from './schema.ts';
 import { checkPatternSafety } from '../classify/patterns.ts';
 
 export const DEFAULT_KB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'kb');
@@ -120,6 +120,17 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     value.steps.forEach((id, i) => {
       if (!stepIds.has(id)) problems.push({ file: rel(file), field: `steps.${i}`, reason: `no step "${id}" in kb/steps/` });
     });
+  }
+  // Step texts may quote facts ("{workflowWidth}"); a misspelt placeholder would reach users raw.
+  const factNames = new Set<string>(FACT_NAMES);
+  for (const { file, value } of steps) {
+    value.do.forEach((v, i) =>
+      (['en', 'zh'] as const).forEach((lang) => {
+        for (const m of v.text[lang].matchAll(/\{(\w{1,40})\}/g)) {
+          if (!factNames.has(m[1]!)) problems.push({ file: rel(file), field: `do.${i}.text.${lang}`, reason: `{${m[1]}} is not a fact name` });
+        }
+      }),
+    );
   }
   const seen = new Map<string, string>();
   for (const { file, value } of signatures) {

@@ -38,6 +38,17 @@ export const FACT_NAMES = [
   'torchVersion',
   'videoWorkflow', // true when the paste shows a video model or frames
   'recoveredVaeTiling', // ComfyUI's own "retrying with tiled VAE decoding" warning was printed
+  // From an attached workflow JSON (UI or API format):
+  'workflowWidth',
+  'workflowHeight',
+  'workflowBatch',
+  'workflowFrames',
+  'workflowModels', // model files the workflow loads (array)
+  'workflowTiledVae', // true when it decodes with VAE Decode (Tiled), false when with plain VAE Decode
+  // Derived, for step texts that quote a smaller job to try first ({suggestedWidth} etc.):
+  'suggestedWidth',
+  'suggestedHeight',
+  'suggestedFrames',
 ] as const;
 export const FactName = z.enum(FACT_NAMES);
 export type FactName = z.infer<typeof FactName>;

@@ -29,6 +29,15 @@ export interface Plan {
   skipped: SkippedStep[];
 }
 
+const PLACEHOLDER = /\{(\w{1,40})\}/g;
+const factValue = (facts: Facts, name: string): string | undefined => {
+  const v = (facts as unknown as Record<string, unknown>)[name];
+  return typeof v === 'number' || typeof v === 'string' ? String(v) : Array.isArray(v) && v.length ? v.join(', ') : undefined;
+};
+const fillable = (text: Text, facts: Facts) => [...`${text.en} ${text.zh}`.matchAll(PLACEHOLDER)].every((m) => factValue(facts, m[1]!) !== undefined);
+/** Step texts may quote the user's own numbers: "{workflowWidth}×{workflowHeight}". */
+const fill = (text: string, facts: Facts) => text.replace(PLACEHOLDER, (m, name: string) => factValue(facts, name) ?? m);
+
 export function planSteps(entry: Entry, facts: Facts, kb: Pick<Kb, 'steps'>): Plan {
   const plan: Plan = { steps: [], skipped: [] };
   for (const id of entry.steps) {
@@ -42,12 +51,16 @@ export function planSteps(entry: Entry, facts: Facts, kb: Pick<Kb, 'steps'>): Pl
       plan.skipped.push({ id, title: step.title, reason: 'does-not-apply' });
       continue;
     }
-    const variant = step.do.find((v) => v.when && evaluate(v.when, facts).truth === true) ?? step.do.at(-1)!;
+    // The first variant that holds and whose {fact} placeholders can all be filled.
+    const variant =
+      step.do.find((v) => v.when && evaluate(v.when, facts).truth === true && fillable(v.text, facts)) ??
+      step.do.filter((v) => fillable(v.text, facts)).at(-1) ??
+      step.do.at(-1)!;
     plan.steps.push({
       id,
       title: step.title,
       why: step.why,
-      text: variant.text,
+      text: { en: fill(variant.text.en, facts), zh: fill(variant.text.zh, facts) },
       ...(variant.portable ? { portable: variant.portable } : {}),
       ...(variant.manual ? { manual: variant.manual } : {}),
       verify: step.verify,

@@ -29,6 +29,12 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
   if (facts.flags.length) out.push([label('flags'), facts.flags.join(' ')]);
   if (facts.attention) out.push([label('attention'), facts.attention]);
   if (facts.dynamicVram !== undefined) out.push([label('dynamicVram'), t(facts.dynamicVram ? M.values.on : M.values.off, lang)]);
+  if (facts.workflowWidth && facts.workflowHeight) {
+    const frames = facts.workflowFrames ? `, ${facts.workflowFrames} ${t(M.values.frames, lang)}` : '';
+    const tiled = facts.workflowTiledVae === undefined ? '' : `, ${t(facts.workflowTiledVae ? M.values.tiledVae : M.values.plainVae, lang)}`;
+    out.push([label('workflow'), `${facts.workflowWidth}×${facts.workflowHeight} ×${facts.workflowBatch ?? 1}${frames}${tiled}`]);
+  }
+  if (facts.workflowModels?.length) out.push([label('workflowModels'), facts.workflowModels.join(', ')]);
   return out;
 }
 

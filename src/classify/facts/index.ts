@@ -4,6 +4,7 @@ import type { Kb } from '../../kb/load.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
+import { readJsonFacts } from './json.ts';
 import { compileSignatures, readErrors, type CompiledSignature } from './errors.ts';
 import { compileStages, readStage, type CompiledStages } from './stage.ts';
 import type { Facts } from './types.ts';
@@ -53,6 +54,23 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   }
   for (const key of ['requestedGb', 'totalGb', 'freeGb', 'allocatedGb', 'reservedUnallocatedGb'] as const) set(key, alloc[key]);
   if (errors.recoveredVaeTiling) facts.recoveredVaeTiling = true;
+
+  // An attached /system_stats or workflow says more reliably what the log only hints at.
+  const json = readJsonFacts(lines);
+  for (const [key, value] of Object.entries(json)) {
+    if (key === 'evidence') continue;
+    if (key === 'flags') facts.flags = [...new Set([...facts.flags, ...(value as string[])])].sort();
+    else (facts as unknown as Record<string, unknown>)[key] = value;
+  }
+  Object.assign(facts.evidence, json.evidence);
+  if (facts.workflowWidth && facts.workflowHeight) {
+    // About two thirds of each side (under half the pixels), on the 64-pixel grid latents use.
+    const smaller = (side: number) => Math.max(512, Math.floor((side * 2) / 3 / 64) * 64);
+    facts.suggestedWidth = Math.min(facts.workflowWidth, smaller(facts.workflowWidth));
+    facts.suggestedHeight = Math.min(facts.workflowHeight, smaller(facts.workflowHeight));
+  }
+  // Video models take 4n+1 frames.
+  if (facts.workflowFrames && facts.workflowFrames > 8) facts.suggestedFrames = Math.floor((facts.workflowFrames - 1) / 8) * 4 + 1;
 
   // The allocator's own total is the best VRAM figure when the banner is missing.
   if (facts.vramGb === undefined && facts.totalGb !== undefined && facts.oom && facts.oom !== 'ram' && facts.oom !== 'mps') {

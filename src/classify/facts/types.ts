@@ -56,6 +56,15 @@ export interface Facts {
   torchVersion?: string;
   videoWorkflow?: boolean;
   recoveredVaeTiling?: boolean;
+  workflowWidth?: number;
+  workflowHeight?: number;
+  workflowBatch?: number;
+  workflowFrames?: number;
+  workflowModels?: string[];
+  workflowTiledVae?: boolean;
+  suggestedWidth?: number;
+  suggestedHeight?: number;
+  suggestedFrames?: number;
   /** Per fact, the line it was read from. */
   evidence: Partial<Record<FactName | 'exception', Evidence>>;
 }

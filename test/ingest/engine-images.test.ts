@@ -1,0 +1,63 @@
+// Screenshots and files through the engine, with the real OCR pool and a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Engine, type Origin } from '../../src/conversation/engine.ts';
+import type { Message } from '../../src/conversation/render.ts';
+import type { Attachment } from '../../src/ingest/ingest.ts';
+import { OcrPool } from '../../src/ingest/ocr.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { openDb } from '../../src/store/db.ts';
+import { kb } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
+import { renderScreenshot } from '../helpers/screenshot.ts';
+
+const ocr = new OcrPool();
+afterAll(() => ocr.close());
+const user: Origin = { platform: 'discord', channel: 'c', user: 'u1' };
+const file = (name: string, data: Buffer, contentType?: string): Attachment => ({ name, size: data.length, ...(contentType ? { contentType } : {}), read: async () => data });
+const text = (m: Message[]) => m.flatMap((x) => x.blocks.map((b) => b.text)).join('\n');
+
+function engine() {
+  const db = openDb(join(mkdtempSync(join(tmpdir(), 'img-')), 'cases.db'));
+  return { db, engine: new Engine({ kb, store: new CaseStore(db), ocr }) };
+}
+
+describe('screenshots and files', () => {
+  it('diagnoses a dark console screenshot and opens a case', { timeout: 60_000 }, async () => {
+    const { engine: e, db } = engine();
+    const out = await e.receive(user, { attachments: [file('error.png', renderScreenshot(sample('cf-0009').text, { theme: 'dark', scale: 1 }), 'image/png')] });
+    expect(out[0]!.caseId).toBeTruthy();
+    expect(db.prepare('SELECT category FROM cases').pluck().get()).toBe('oom_gpu_vae');
+  });
+
+  it('shows what it read and asks for the text when the match is weak, opening no case', { timeout: 60_000 }, async () => {
+    const { engine: e, db } = engine();
+    const out = await e.receive(user, { attachments: [file('photo.png', renderScreenshot('my cat sleeping on the keyboard\nlovely afternoon', { theme: 'light', scale: 1 }))] });
+    expect(text(out)).toMatch(/I read this from your screenshot/);
+    expect(text(out)).toMatch(/cat sleeping/);
+    expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+  });
+
+  it('limits screenshots per user per minute, with a clear message', async () => {
+    const { engine: e } = engine();
+    const shots = Array.from({ length: 4 }, (_, i) => file(`s${i}.png`, Buffer.from('x')));
+    expect(text(await e.receive(user, { attachments: shots }))).toMatch(/at most 3 a minute/);
+  });
+
+  it('answers every file it cannot read and diagnoses the rest', async () => {
+    const { engine: e } = engine();
+    const out = await e.receive(user, {
+      attachments: [
+        file('huge.log', Buffer.alloc(1), 'text/plain'),
+        { name: 'big.log', size: 50 * 1024 * 1024, read: async () => Buffer.alloc(0) },
+        file('model.safetensors', Buffer.from([1, 2, 3])),
+        file('error.log', Buffer.from(sample('cf-0214').text, 'utf16le')),
+      ],
+    });
+    expect(text(out)).toMatch(/big.log is too large/);
+    expect(text(out)).toMatch(/model.safetensors is not a file type I read/);
+    expect(out.some((m) => m.caseId)).toBe(true);
+  });
+});
