@@ -236,6 +236,11 @@ export class Engine {
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
     const c = this.classify(text);
+    // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
+    const f = c.diagnosis.facts;
+    if (!c.oom && !f.exception && !f.primarySignature && !f.signatures.length) {
+      return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.notALog[found.state.lang] }] }];
+    }
     const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom };
     return this.apply(found.state, command, c);
   }

@@ -85,5 +85,9 @@ export const C = {
     en: 'Is that right? Please paste the error as text (or attach the log file) so I do not guess. (OCR confidence {confidence}%)',
     zh: '读得对吗？请以文字形式粘贴报错（或上传日志文件），以免我猜错。（识别置信度 {confidence}%）',
   },
+  notALog: {
+    en: 'I found no error in that. To continue, paste the new console output (or use the buttons).',
+    zh: '这段内容里没有报错。要继续，请粘贴新的控制台输出（或使用按钮）。',
+  },
   binaryPaste: { en: 'That looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.', zh: '这看起来是二进制文件，不是日志。请粘贴控制台文字，或上传 .txt/.log 文件。' },
 } as const;

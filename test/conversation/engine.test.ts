@@ -104,6 +104,16 @@ describe('engine', () => {
     expect(store.get(caseId)!.row).toMatchObject({ status: 'resolved', resolution: 'assumed' });
   });
 
+  it('does not take chat in a case for a new log', () => {
+    const { engine, store } = setup();
+    const caseId = engine.open(alice, sample('cf-0214').text)[0]!.caseId!;
+    const before = store.records(caseId).length;
+    const out = engine.paste(caseId, 'thanks, trying that now!', alice);
+    expect(out[0]).toMatchObject({ ephemeral: true });
+    expect(store.records(caseId)).toHaveLength(before);
+    expect(store.get(caseId)!.row.status).toBe('open');
+  });
+
   it('refuses empty and binary pastes with a clear message and no case', () => {
     const { engine, db } = setup();
     expect(engine.open(alice, '   ')[0]).toMatchObject({ ephemeral: true });

@@ -1,0 +1,94 @@
+// Starts the Slack app: Bolt over Socket Mode (no public URL needed) or over HTTP with request
+// signing, its Web API client, and the listeners that hand everything to the engine.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type Logger, type LogLevel, type webApi } from '@slack/bolt';
+import type { RunningAdapter } from '../../app/bots.ts';
+import type { Config } from '../../app/config.ts';
+import type { Engine } from '../../conversation/engine.ts';
+import type { CaseStore } from '../../store/cases.ts';
+import { SlackHandlers } from './handlers.ts';
+import type { SlackFile } from './inbound.ts';
+
+export interface StartSlackOptions {
+  config: NonNullable<Config['slack']>;
+  engine: Engine;
+  store: CaseStore;
+  /** The Web API's base URL; tests point it at a local fake. */
+  slackApiUrl?: string;
+  /**
+   * The Web API client's retry policy. Left unset, Bolt's default applies: about ten retries over
+   * half an hour, each 429 waited out for its Retry-After, which is what production wants.
+   */
+  retryConfig?: webApi.RetryOptions;
+  /** HTTP mode: the interface to listen on (default: all). */
+  host?: string;
+  logger?: Logger;
+  logLevel?: LogLevel;
+}
+
+export interface SlackAdapter extends RunningAdapter {
+  platform: 'slack';
+  app: App;
+  /** HTTP mode: the port actually listened on (config.port 0 picks a free one). */
+  port?: number;
+}
+
+export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
+  const { config } = o;
+  const clientOptions: webApi.WebClientOptions = {
+    ...(o.slackApiUrl ? { slackApiUrl: o.slackApiUrl } : {}),
+    ...(o.retryConfig ? { retryConfig: o.retryConfig } : {}),
+  };
+  let receiverOptions;
+  if (config.mode === 'socket') {
+    if (!config.appToken) throw new Error('Slack Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write)');
+    receiverOptions = { socketMode: true, appToken: config.appToken };
+  } else {
+    if (!config.signingSecret) throw new Error('Slack HTTP mode needs SLACK_SIGNING_SECRET to verify requests');
+    receiverOptions = { signingSecret: config.signingSecret };
+  }
+  const app = new App({
+    token: config.botToken,
+    ...receiverOptions,
+    clientOptions,
+    ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.logLevel ? { logLevel: o.logLevel } : {}),
+  });
+
+  const apiHost = o.slackApiUrl ? new URL(o.slackApiUrl).hostname : undefined;
+  const handlers = new SlackHandlers({
+    engine: o.engine,
+    store: o.store,
+    client: app.client,
+    logger: app.logger,
+    helpers: config.helpers,
+    admins: config.admins,
+    files: {
+      botToken: config.botToken,
+      trustedHost: (host) => host === 'slack.com' || host.endsWith('.slack.com') || host === apiHost,
+      info: async (id) => (await app.client.files.info({ file: id })).file as SlackFile | undefined,
+    },
+  });
+  handlers.register(app);
+  // Listener errors are already logged where they happen; this keeps Bolt from rethrowing the rest.
+  app.error(async (e) => app.logger.error(`slack: ${e.message}`));
+
+  let port: number | undefined;
+  if (config.mode === 'http') {
+    const server = (await app.start({ port: config.port, ...(o.host ? { host: o.host } : {}) })) as Server;
+    port = (server.address() as AddressInfo).port;
+  } else {
+    await app.start();
+  }
+
+  return {
+    platform: 'slack',
+    app,
+    ...(port !== undefined ? { port } : {}),
+    deliver: (row, messages) => handlers.deliver(row, messages),
+    stop: async () => {
+      await app.stop();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// Texts only the Slack adapter shows (its modal, its refusals); the conversation's own texts come
+// from src/conversation. Both languages, picked with langFor(locale, text) like everything else.
+export const S = {
+  modalTitle: { en: 'ComfyOOM', zh: 'ComfyOOM' },
+  modalLabel: { en: 'Paste the error or the end of the console log', zh: '粘贴报错或控制台日志的最后部分' },
+  modalHint: {
+    en: 'The last 30–50 lines are enough. For a longer log, attach the .txt/.log file in a channel and mention me.',
+    zh: '最后 30–50 行就够了。日志更长时，请在频道里上传 .txt/.log 文件并 @ 我。',
+  },
+  modalSubmit: { en: 'Diagnose', zh: '诊断' },
+  modalCancel: { en: 'Cancel', zh: '取消' },
+  modalEmpty: { en: 'Paste a log first.', zh: '请先粘贴日志。' },
+  cannotPost: {
+    en: 'I can’t post in this channel. Invite me with `/invite @ComfyOOM`, or use /comfyoom in a channel I am in.',
+    zh: '我无法在这个频道发消息。请用 `/invite @ComfyOOM` 邀请我，或在我所在的频道里使用 /comfyoom。',
+  },
+  noTraceback: {
+    en: 'No traceback here to diagnose. Paste the error (or attach a .txt/.log file or a screenshot) and mention me, or use /comfyoom.',
+    zh: '这里没有可诊断的报错。请粘贴报错（或上传 .txt/.log 文件或截图）并 @ 我，或者使用 /comfyoom。',
+  },
+  statsRefused: {
+    en: 'Sorry, the statistics are only for ComfyOOM admins. Ask one of them if you need numbers.',
+    zh: '抱歉，统计数据只对 ComfyOOM 管理员开放。如需数据，请联系管理员。',
+  },
+  statsUsage: { en: 'Usage: `/comfyoom stats` or `/comfyoom stats 30d` (also 12h, 90m).', zh: '用法：`/comfyoom stats` 或 `/comfyoom stats 30d`（也可以是 12h、90m）。' },
+  usage: {
+    en: '`/comfyoom <error text>` diagnoses a pasted error; `/comfyoom` alone opens a form for a longer log. You can also mention me under a message with a traceback or a log file, or use the “Diagnose with ComfyOOM” message shortcut.',
+    zh: '`/comfyoom <报错文字>` 诊断粘贴的报错；只输入 `/comfyoom` 会打开一个表单，用来粘贴较长的日志。也可以在含有报错或日志文件的消息下 @ 我，或使用消息快捷方式“Diagnose with ComfyOOM”。',
+  },
+  askedBy: { en: 'Asked by {user} with /comfyoom', zh: '{user} 通过 /comfyoom 提问' },
+} as const;
