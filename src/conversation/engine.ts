@@ -25,6 +25,8 @@ export interface Origin {
   locale?: string;
   /** Moderators may answer any case's buttons. */
   moderator?: boolean;
+  /** A language the user chose explicitly; otherwise the locale or the paste decides. */
+  lang?: Lang;
 }
 
 export interface EngineOptions {
@@ -57,6 +59,7 @@ interface Classified {
 }
 
 export const langFor = (locale: string | undefined, text: string): Lang => (locale?.toLowerCase().startsWith('zh') ? 'zh' : detectLang(text));
+export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text);
 
 /** Same error, same fingerprint: digits, hex and paths do not make an error new. */
 export function fingerprint(d: Diagnosis): string {
@@ -143,12 +146,12 @@ export class Engine {
    * new log in an open one. Files that cannot be read are reported, the rest is diagnosed.
    */
   async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
-    const early = langFor(origin.locale, inbound.text ?? '');
+    const early = langOf(origin, inbound.text ?? '');
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
     const got = await ingest(inbound, this.ocr);
-    const lang = caseId ? (this.state(caseId)?.lang ?? langFor(origin.locale, got.text)) : langFor(origin.locale, got.text);
+    const lang = caseId ? (this.state(caseId)?.lang ?? langOf(origin, got.text)) : langOf(origin, got.text);
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
     if (got.ocr.length && !got.hasTypedText) {
@@ -186,7 +189,7 @@ export class Engine {
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
   open(origin: Origin, text: string): Message[] {
-    const lang = langFor(origin.locale, text);
+    const lang = langOf(origin, text);
     const problem = this.checkPaste(text, lang);
     if (problem) return [problem];
     const c = this.classify(text);
@@ -221,7 +224,7 @@ export class Engine {
     const choice = parseButtonId(buttonId);
     const found = choice && this.store.get(choice.caseId);
     if (!choice || !found) {
-      const lang = langFor(origin.locale, '');
+      const lang = langOf(origin, '');
       return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[lang] }] }];
     }
     const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
@@ -232,7 +235,7 @@ export class Engine {
   /** A new log pasted into an open case. */
   paste(caseId: string, text: string, origin: Origin): Message[] {
     const found = this.store.get(caseId);
-    if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langFor(origin.locale, text)] }] }];
+    if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
     const c = this.classify(text);

@@ -126,6 +126,8 @@ describe('engine', () => {
     const zh = engine.open({ ...alice, locale: 'zh-CN' }, sample('cf-0214').text);
     expect(zh.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('解决了');
     expect(text(engine.open(alice, sample('cf-0211').text))).toMatch(/页面文件|虚拟内存/);
+    const chosen = engine.open({ ...alice, locale: 'zh-CN', lang: 'en' }, sample('cf-0211').text);
+    expect(chosen.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('Worked');
   });
 
   it('abandons idle cases, and stats keep confirmed, assumed and abandoned apart', () => {

@@ -1,0 +1,126 @@
+// The command definitions, their registration script (against the fake), and /comfyoom-stats.
+import { readFileSync } from 'node:fs';
+import { ApplicationCommandOptionType, ApplicationCommandType, PermissionFlagsBits } from 'discord.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { appIdFromToken, main, registerCommands } from '../../scripts/register-commands.ts';
+import { BOT_PERMISSIONS, COMMAND, commandDefinitions } from '../../src/adapters/discord/commands.ts';
+import { corpus, sample } from '../helpers/corpus.ts';
+import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
+import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, type Harness } from './harness.ts';
+
+describe('command definitions', () => {
+  const [diagnose, stats, menu] = commandDefinitions() as any[];
+
+  it('defines /comfyoom with optional log, file and language', () => {
+    expect(diagnose).toMatchObject({ name: COMMAND.diagnose, contexts: [0] });
+    expect(diagnose.options.map((o: any) => [o.name, o.type, o.required ?? false])).toEqual([
+      ['log', ApplicationCommandOptionType.String, false],
+      ['file', ApplicationCommandOptionType.Attachment, false],
+      ['language', ApplicationCommandOptionType.String, false],
+    ]);
+    expect(diagnose.options[0].max_length).toBe(6000);
+    expect(diagnose.options[2].choices.map((c: any) => c.value)).toEqual(['en', 'zh']);
+    expect(diagnose.description_localizations['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('limits /comfyoom-stats to members who can manage messages, and adds the message menu', () => {
+    expect(stats).toMatchObject({ name: COMMAND.stats, default_member_permissions: String(PermissionFlagsBits.ManageMessages) });
+    expect(stats.options).toEqual([expect.objectContaining({ name: 'since', type: ApplicationCommandOptionType.String })]);
+    expect(menu).toMatchObject({ name: 'Diagnose with ComfyOOM', type: ApplicationCommandType.Message });
+    expect(menu.name.length).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('docs/discord.md', () => {
+  it('gives the invite URL with the permissions the bot needs', () => {
+    expect(BOT_PERMISSIONS).toBe(309237763072n);
+    const doc = readFileSync(new URL('../../docs/discord.md', import.meta.url), 'utf8');
+    expect(doc).toContain(`https://discord.com/oauth2/authorize?client_id=APP_ID&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`);
+    for (const v of ['DISCORD_TOKEN', 'DISCORD_GUILD_ID', 'DISCORD_WATCH_CHANNELS', 'COMFYOOM_DB', 'COMFYOOM_IDLE_HOURS', 'COMFYOOM_RATE_PER_MINUTE', 'COMFYOOM_KB']) expect(doc).toContain(`\`${v}\``);
+  });
+});
+
+describe('scripts/register-commands.ts', () => {
+  let fake: FakeDiscord;
+  beforeAll(async () => {
+    fake = await startFakeDiscord({ botId: BOT, guildId: GUILD, channels: [] });
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  const token = `${Buffer.from(BOT).toString('base64')}.GhJkLm.${'x'.repeat(38)}`;
+
+  it('registers all three commands to one server, with the application id from Discord', async () => {
+    const r = await registerCommands({ token, guildId: GUILD, api: fake.api });
+    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'Diagnose with ComfyOOM'] });
+    const put = await fake.waitFor((c) => c.method === 'PUT');
+    expect(put.path).toBe(`/applications/${BOT}/guilds/${GUILD}/commands`);
+    expect(put.auth).toBe(`Bot ${token}`);
+    expect(put.body).toEqual(commandDefinitions());
+  });
+
+  it('registers globally without a server, reading the application id from the token if Discord will not say', async () => {
+    fake.fail({ method: 'GET', path: /^\/applications\/@me$/, status: 403 });
+    const from = fake.calls.length;
+    const r = await registerCommands({ token, api: fake.api });
+    expect(r).toMatchObject({ applicationId: BOT, scope: 'global' });
+    expect((await fake.waitFor((c) => c.method === 'PUT', { from })).path).toBe(`/applications/${BOT}/commands`);
+    expect(appIdFromToken('not-a-token')).toBeUndefined();
+  });
+
+  it('explains configuration problems instead of throwing', async () => {
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main({})).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/DISCORD_TOKEN is not set/);
+      expect(await main({ DISCORD_TOKEN: 'short' })).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/DISCORD_TOKEN looks too short/);
+      expect(await main({ DISCORD_TOKEN: token, DISCORD_GUILD_ID: GUILD }, fake.api)).toBe(0);
+      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "Diagnose with ComfyOOM" in server/);
+    } finally {
+      err.mockRestore();
+      out.mockRestore();
+    }
+  });
+});
+
+describe('/comfyoom-stats', () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('answers ephemerally with the case figures', async () => {
+    h = await setup();
+    slash(h, { log: sample('cf-0214').text });
+    await h.fake.waitFor(threadFrom(HELP));
+    const p = statsCommand(h, '30d');
+    expect((await h.fake.waitFor(callback(p))).body).toMatchObject({ type: 5, data: { flags: 64 } });
+    const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
+    const text = textOf(reply);
+    expect(text).toMatch(/^```\nCases: 1 since \d{4}-\d\d-\d\d/);
+    expect(text).toMatch(/oom_gpu_sampling/);
+    expect(bodyOf(reply).allowed_mentions).toMatchObject({ parse: [] });
+  });
+
+  it('cuts long figures to one message, keeping the code block closed', async () => {
+    h = await setup();
+    for (const s of corpus.slice(0, 50)) h.engine.open({ platform: 'discord', user: ALICE.id, channel: HELP }, s.text);
+    const p = statsCommand(h);
+    const text = textOf(await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH'));
+    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text.length).toBeGreaterThan(1500);
+    expect(text.startsWith('```\nCases: ')).toBe(true);
+    expect(text.endsWith('\n```')).toBe(true);
+    expect((text.match(/```/g) ?? []).length).toBe(2);
+  });
+
+  it('explains a malformed "since"', async () => {
+    h = await setup();
+    const p = statsCommand(h, 'forever', { locale: 'zh-CN' });
+    const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
+    expect(textOf(reply)).toMatch(/30d/);
+    expect(textOf(reply)).toMatch(/[\u4e00-\u9fff]/);
+  });
+});

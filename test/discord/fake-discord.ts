@@ -1,0 +1,330 @@
+// A small fake Discord on 127.0.0.1: the gateway over ws and the REST routes the bot uses, with
+// enough state (channels, threads, messages, interaction tokens) to answer like Discord does.
+// Every REST call is recorded; a test can make any route fail (403, 429, 500) on demand.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface Call {
+  method: string;
+  /** Decoded path without the /api/vN prefix, e.g. /webhooks/1/tok/messages/@original. */
+  path: string;
+  query: URLSearchParams;
+  auth?: string;
+  /** JSON body, or payload_json of a multipart body. */
+  body: any;
+  files: { field: string; name: string; type: string; size: number; text: string }[];
+  status: number;
+  /** What the fake answered (a message object for message routes). */
+  response?: any;
+}
+
+export interface Failure {
+  method?: string;
+  path: RegExp;
+  status: 403 | 429 | 500;
+  /** How many matching calls fail before the route works again (default 1). */
+  times?: number;
+  code?: number;
+}
+
+export type ApiChannel = { id: string; type: number; name?: string; guild_id?: string; parent_id?: string; [k: string]: unknown };
+export type ApiMessage = { id: string; channel_id: string; [k: string]: any };
+
+export interface FakeOptions {
+  botId: string;
+  guildId: string;
+  channels: ApiChannel[];
+}
+
+export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
+
+let counter = 0n;
+/** Snowflake-shaped, increasing ids (discord.js reads timestamps out of them). */
+export const snowflake = () => String(1_300_000_000_000_000_000n + ++counter);
+
+export async function startFakeDiscord(opts: FakeOptions) {
+  const calls: Call[] = [];
+  const failures: (Failure & { left: number })[] = [];
+  const channels = new Map<string, ApiChannel>(opts.channels.map((c) => [c.id, { guild_id: opts.guildId, ...c }]));
+  const messages = new Map<string, ApiMessage>();
+  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string }>();
+  const files = new Map<string, { body: Buffer; type: string }>();
+  const listeners = new Set<() => void>();
+  const sockets = new Set<WebSocket>();
+  let seq = 0;
+
+  const port = () => (server.address() as AddressInfo).port;
+  const base = () => `http://127.0.0.1:${port()}`;
+  const botUser = { id: opts.botId, username: 'ComfyOOM', discriminator: '0', bot: true, avatar: null, global_name: null };
+
+  function storeMessage(channelId: string, body: any, extra: Partial<ApiMessage> = {}): ApiMessage {
+    const id = extra.id ?? snowflake();
+    const m: ApiMessage = {
+      id,
+      channel_id: channelId,
+      guild_id: opts.guildId,
+      type: body?.message_reference ? 19 : 0,
+      content: body?.content ?? '',
+      embeds: body?.embeds ?? [],
+      components: body?.components ?? [],
+      attachments: [],
+      author: botUser,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      pinned: false,
+      flags: body?.flags ?? 0,
+      ...(body?.message_reference ? { message_reference: { ...body.message_reference, channel_id: channelId } } : {}),
+      ...extra,
+    };
+    messages.set(id, m);
+    return m;
+  }
+
+  function editMessage(id: string, body: any): ApiMessage | undefined {
+    const m = messages.get(id);
+    if (!m) return undefined;
+    for (const k of ['content', 'embeds', 'components', 'flags'] as const) if (body?.[k] !== undefined) m[k] = body[k];
+    return m;
+  }
+
+  function newThread(parentId: string, name: string, id = snowflake()): ApiChannel {
+    const thread: ApiChannel = {
+      id,
+      type: 11,
+      guild_id: opts.guildId,
+      parent_id: parentId,
+      name,
+      owner_id: opts.botId,
+      flags: 0,
+      rate_limit_per_user: 0,
+      message_count: 0,
+      member_count: 1,
+      thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
+    };
+    channels.set(id, thread);
+    return thread;
+  }
+
+  async function readBody(req: http.IncomingMessage): Promise<{ body: any; files: Call['files'] }> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const ct = req.headers['content-type'] ?? '';
+    if (!raw.length) return { body: undefined, files: [] };
+    if (ct.includes('json')) return { body: JSON.parse(raw.toString()), files: [] };
+    if (ct.includes('multipart/form-data')) {
+      const form = await new Response(raw, { headers: { 'content-type': ct } }).formData();
+      const out: Call['files'] = [];
+      let body: any;
+      for (const [field, value] of form.entries()) {
+        if (typeof value === 'string') {
+          if (field === 'payload_json') body = JSON.parse(value);
+        } else out.push({ field, name: value.name, type: value.type, size: value.size, text: await value.text() });
+      }
+      return { body, files: out };
+    }
+    return { body: raw.toString(), files: [] };
+  }
+
+  function route(method: string, path: string, body: any): { status: number; json?: unknown; raw?: { body: Buffer; type: string } } {
+    const ok = (json: unknown) => ({ status: 200, json });
+    const notFound = (code: number) => ({ status: 404, json: { message: 'Unknown', code } });
+    let m: RegExpExecArray | null;
+
+    if (path === '/gateway/bot') {
+      return ok({ url: `ws://127.0.0.1:${port()}`, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } });
+    }
+    if (method === 'GET' && path === '/applications/@me') return ok({ id: opts.botId, name: 'ComfyOOM', bot: botUser, flags: 0 });
+    if (method === 'PUT' && (m = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path))) {
+      return ok((body as any[]).map((c) => ({ ...c, id: snowflake(), application_id: m![1], ...(m![2] ? { guild_id: m![2] } : {}), version: '1' })));
+    }
+    if (method === 'GET' && (m = /^\/files\/(.+)$/.exec(path))) {
+      const f = files.get(m[1]!);
+      return f ? { status: 200, raw: f } : notFound(0);
+    }
+
+    if ((m = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path))) {
+      const it = interactions.get(m[2]!);
+      if (!it) return notFound(10062);
+      const data = body?.data;
+      // 4 reply, 5 deferred reply: the reply becomes the interaction's original message.
+      if (body.type === 4 || body.type === 5) it.original = storeMessage(it.channel_id, data ?? {}).id;
+      // 7 update: edits the message the component is on (and that message is the original from now on).
+      if (body.type === 7 && it.message_id) editMessage(it.message_id, data);
+      if ((body.type === 6 || body.type === 7) && it.message_id) it.original = it.message_id;
+      return { status: 204 };
+    }
+
+    if ((m = /^\/webhooks\/(\d+)\/([^/]+)(?:\/messages\/([^/]+))?$/.exec(path))) {
+      const it = interactions.get(m[2]!);
+      if (!it) return notFound(10015);
+      const target = m[3] === '@original' ? it.original : m[3];
+      if (!m[3] && method === 'POST') return ok(storeMessage(it.channel_id, body, { webhook_id: opts.botId, application_id: opts.botId }));
+      if (!target) return notFound(10008);
+      if (method === 'PATCH') return editMessage(target, body) ? ok(messages.get(target)) : notFound(10008);
+      if (method === 'GET') return messages.has(target) ? ok(messages.get(target)) : notFound(10008);
+      if (method === 'DELETE') return messages.delete(target) ? { status: 204 } : notFound(10008);
+    }
+
+    if (method === 'POST' && (m = /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/.exec(path))) {
+      if (!channels.has(m[1]!) || !messages.has(m[2]!)) return notFound(10008);
+      // Discord gives a thread started from a message the message's id.
+      return ok(newThread(m[1]!, body?.name ?? 'thread', m[2]!));
+    }
+    if (method === 'POST' && (m = /^\/channels\/(\d+)\/threads$/.exec(path))) {
+      return channels.has(m[1]!) ? ok(newThread(m[1]!, body?.name ?? 'thread')) : notFound(10003);
+    }
+    if ((m = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path))) {
+      if (method === 'GET') return messages.has(m[2]!) ? ok(messages.get(m[2]!)) : notFound(10008);
+      if (method === 'PATCH') return editMessage(m[2]!, body) ? ok(messages.get(m[2]!)) : notFound(10008);
+    }
+    if (method === 'POST' && (m = /^\/channels\/(\d+)\/messages$/.exec(path))) {
+      return channels.has(m[1]!) ? ok(storeMessage(m[1]!, body)) : notFound(10003);
+    }
+    if (method === 'GET' && (m = /^\/channels\/(\d+)$/.exec(path))) {
+      return channels.has(m[1]!) ? ok(channels.get(m[1]!)) : notFound(10003);
+    }
+    return notFound(0);
+  }
+
+  function failureFor(method: string, path: string) {
+    const f = failures.find((x) => x.left > 0 && (!x.method || x.method === method) && x.path.test(path));
+    if (f) f.left--;
+    return f;
+  }
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const path = decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, '');
+    const method = req.method!;
+    const { body, files: uploaded } = await readBody(req);
+    const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0 };
+    const send = (status: number, payload?: unknown, headers: Record<string, string> = {}) => {
+      call.status = status;
+      if (payload !== undefined && !Buffer.isBuffer(payload)) call.response = payload;
+      calls.push(call);
+      for (const l of listeners) l();
+      if (payload === undefined) {
+        res.writeHead(status, headers);
+        res.end();
+      } else if (Buffer.isBuffer(payload)) {
+        res.writeHead(status, headers);
+        res.end(payload);
+      } else {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(payload));
+      }
+    };
+
+    const failure = failureFor(method, path);
+    if (failure?.status === 429) {
+      return send(
+        429,
+        { message: 'You are being rate limited.', retry_after: 0.05, global: false },
+        { 'retry-after': '0.05', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '0.05', 'x-ratelimit-bucket': 'fake-bucket', 'x-ratelimit-scope': 'user' },
+      );
+    }
+    if (failure?.status === 403) return send(403, { message: 'Missing Permissions', code: failure.code ?? 50013 });
+    if (failure?.status === 500) return send(500, { message: '500: Internal Server Error', code: 0 });
+
+    const out = route(method, path, body);
+    if (out.raw) return send(out.status, out.raw.body, { 'content-type': out.raw.type });
+    return send(out.status, out.json);
+  });
+
+  const dispatchTo = (ws: WebSocket, t: string, d: unknown) => ws.send(JSON.stringify({ op: 0, t, s: ++seq, d }));
+  const guildCreate = () => ({
+    id: opts.guildId,
+    name: 'ComfyUI',
+    unavailable: false,
+    channels: [...channels.values()].filter((c) => c.type !== 11 && c.type !== 12),
+    // Like Discord, active threads come with the guild, so a restarted bot knows them.
+    threads: [...channels.values()].filter((c) => c.type === 11 || c.type === 12),
+    roles: [{ id: opts.guildId, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    members: [],
+  });
+
+  new WebSocketServer({ server }).on('connection', (ws) => {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 45_000 } }));
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(raw.toString());
+      if (msg.op === 1) ws.send(JSON.stringify({ op: 11 }));
+      if (msg.op === 2) {
+        dispatchTo(ws, 'READY', {
+          v: 10,
+          session_id: 'fake-session',
+          resume_gateway_url: `ws://127.0.0.1:${port()}`,
+          user: botUser,
+          application: { id: opts.botId, flags: 0 },
+          guilds: [{ id: opts.guildId, unavailable: true }],
+        });
+        dispatchTo(ws, 'GUILD_CREATE', guildCreate());
+      }
+    });
+  });
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+
+  const dispatch = (t: string, d: unknown) => {
+    for (const ws of sockets) dispatchTo(ws, t, d);
+  };
+
+  return {
+    api: `${base()}/api`,
+    calls,
+    channels,
+    messages,
+    /** Makes matching REST calls fail with this status, `times` times. */
+    fail(f: Failure) {
+      failures.push({ ...f, left: f.times ?? 1 });
+    },
+    /** Serves bytes at a URL on this server, as Discord's CDN serves attachments. */
+    serveFile(name: string, body: Buffer | string, type = 'text/plain; charset=utf-8') {
+      files.set(name, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type });
+      return `${base()}/files/${name}`;
+    },
+    /** Posts a user message: stored (so it can be fetched) and sent as MESSAGE_CREATE. */
+    post(message: Partial<ApiMessage> & { channel_id: string; author: unknown }) {
+      const stored = storeMessage(message.channel_id, {}, message as ApiMessage);
+      dispatch('MESSAGE_CREATE', stored);
+      return stored;
+    },
+    /** Sends an interaction, remembering its token so callbacks and webhooks find their channel. */
+    interact(payload: { id: string; token: string; channel: { id: string }; message?: { id: string } }) {
+      interactions.set(payload.token, { id: payload.id, channel_id: payload.channel.id, ...(payload.message ? { message_id: payload.message.id } : {}) });
+      dispatch('INTERACTION_CREATE', payload);
+    },
+    dispatch,
+    /** Resolves with the first call (from index `from` on) that matches. */
+    waitFor(pred: (c: Call) => boolean, { from = 0, timeoutMs = 5000 } = {}): Promise<Call> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = calls.slice(from).find(pred);
+          if (!found) return false;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no matching REST call within ${timeoutMs} ms; calls so far:\n${calls.map((c) => `  ${c.status} ${c.method} ${c.path}`).join('\n')}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
