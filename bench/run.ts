@@ -3,11 +3,13 @@
 import type { BenchResult } from './lib/measure.ts';
 import { benchClassifier } from './classifier.ts';
 import { benchStore } from './store.ts';
+import { benchOcr } from './ocr.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'classifier', run: benchClassifier },
   { name: 'store', run: benchStore },
+  { name: 'ocr', run: benchOcr },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */
