@@ -1,6 +1,7 @@
 // Offline OCR (English and Simplified Chinese) with a long-lived pool of tesseract.js workers.
 // The language data ships with the project (@tesseract.js-data packages); nothing is downloaded:
 // without a local langPath tesseract.js would fetch from a CDN and hang or crash offline.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -27,12 +28,14 @@ const LANGS = ['eng', 'chi_sim'] as const;
 /** tesseract.js wants one folder holding every language; the data packages live apart. */
 function languageFolder(): string {
   const require = createRequire(import.meta.url);
-  const dir = join(tmpdir(), 'comfyoom-tessdata-4.0.0_best_int');
+  const packages = LANGS.map((lang) => dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)));
+  // One folder per install, so a link never points into another (maybe deleted) checkout.
+  const dir = join(tmpdir(), `comfyoom-tessdata-${createHash('sha1').update(packages.join('|')).digest('hex').slice(0, 10)}`);
   mkdirSync(dir, { recursive: true });
-  for (const lang of LANGS) {
+  for (const [i, lang] of LANGS.entries()) {
     const target = join(dir, `${lang}.traineddata.gz`);
     if (existsSync(target)) continue;
-    const pkg = dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
+    const pkg = packages[i]!;
     try {
       symlinkSync(join(pkg, '4.0.0_best_int', `${lang}.traineddata.gz`), target);
     } catch (e) {
