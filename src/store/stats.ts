@@ -47,17 +47,17 @@ export function parseSince(s: string): number {
 
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 1000 : 0);
 
-function median(db: Db, sql: string, params: unknown[]): number | null {
-  const n = db.prepare(`SELECT COUNT(*) FROM (${sql})`).pluck().get(...params) as number;
+/** The median of a column over the rows of a filtered query, by sorting in SQLite and reading the middle. */
+function median(db: Db, column: string, from: string, params: unknown[]): number | null {
+  const n = db.prepare(`SELECT COUNT(*) ${from}`).pluck().get(...params) as number;
   if (!n) return null;
-  const mid = db.prepare(`SELECT v FROM (${sql}) ORDER BY v LIMIT ${n % 2 ? 1 : 2} OFFSET ${Math.floor((n - 1) / 2)}`).pluck().all(...params) as number[];
+  const mid = db.prepare(`SELECT ${column} AS v ${from} ORDER BY v LIMIT ${n % 2 ? 1 : 2} OFFSET ${Math.floor((n - 1) / 2)}`).pluck().all(...params) as number[];
   return mid.reduce((a, b) => a + b, 0) / mid.length;
 }
 
 export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = {}): Stats {
   const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
-  const inRange = 'c.created_at >= ?';
-
+  // Every query reads aggregates kept at write time (migration 004) through covering indexes.
   const entries = db
     .prepare(
       `SELECT entry, category, COUNT(*) AS cases,
@@ -65,49 +65,41 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
         SUM(status = 'resolved' AND resolution = 'assumed') AS resolvedAssumed,
         SUM(status = 'escalated') AS escalated, SUM(status = 'abandoned') AS abandoned,
         SUM(status = 'cancelled') AS cancelled, SUM(status = 'open') AS open
-       FROM cases c WHERE ${inRange} GROUP BY entry, category ORDER BY cases DESC, entry`,
+       FROM cases INDEXED BY cases_stats WHERE created_at >= ? GROUP BY entry, category ORDER BY cases DESC, entry`,
     )
     .all(from) as EntryStats[];
 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
-  const reached = db
-    .prepare(`SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id WHERE e.type = 'offered' AND ${inRange} GROUP BY e.step`)
-    .all(from) as { step: string; n: number }[];
-  const tried = db
+  const perStep = db
     .prepare(
-      `SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id
-       WHERE e.type = 'answered' AND json_extract(e.data, '$.answer') IN ('worked', 'failed')
-         AND COALESCE(json_extract(e.data, '$.reason'), '') <> 'could_not_apply' AND ${inRange} GROUP BY e.step`,
+      from > 0
+        ? 'SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step'
+        : 'SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all WHERE created_at >= ? GROUP BY step',
     )
-    .all(from) as { step: string; n: number }[];
+    .all(from) as { step: string; reached: number; tried: number; movedOn: number }[];
   const resolvedBy = db
-    .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases c WHERE status = 'resolved' AND ${inRange} GROUP BY resolving_step, resolution`)
+    .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND created_at >= ? GROUP BY resolving_step, resolution`)
     .all(from) as { step: string; resolution: string; n: number }[];
-
-  const movedOn = db
-    .prepare(`SELECT e.step, COUNT(DISTINCT e.case_id) AS n FROM events e JOIN cases c ON c.id = e.case_id WHERE e.type = 'plan_switched' AND ${inRange} GROUP BY e.step`)
-    .all(from) as { step: string; n: number }[];
 
   const steps = new Map<string, StepStats>();
   const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0, movedOn: 0 }).get(step)!;
-  for (const r of movedOn) row(r.step).movedOn = r.n;
-  for (const r of reached) row(r.step).reached = r.n;
-  for (const r of tried) row(r.step).tried = r.n;
+  for (const r of perStep) Object.assign(row(r.step), { reached: r.reached, tried: r.tried, movedOn: r.movedOn });
   for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
 
-  const confirmed = `FROM cases c WHERE status = 'resolved' AND resolution = 'confirmed' AND ${inRange}`;
-  const medianSteps = median(db, `SELECT (SELECT COUNT(*) FROM events e WHERE e.case_id = c.id AND e.type = 'offered') AS v ${confirmed}`, [from]);
-  const medianMs = median(db, `SELECT (c.updated_at - c.created_at) AS v ${confirmed}`, [from]);
+  const confirmed = `FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ?`;
+  const medianSteps = median(db, 'steps_offered', confirmed, [from]);
+  const medianMs = median(db, 'resolved_at - created_at', confirmed, [from]);
 
-  const unrecognized = db
-    .prepare(
-      `SELECT fingerprint, COUNT(*) AS cases, MIN(entry) AS entry,
-        MIN(json_extract(facts, '$.exception.message')) AS example
-       FROM cases c WHERE recognized = 0 AND ${inRange} GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`,
-    )
-    .all(from) as Stats['unrecognized'];
+  const unrecognized = (
+    db
+      .prepare(`SELECT fingerprint, COUNT(*) AS cases, MIN(entry) AS entry FROM cases INDEXED BY cases_stats WHERE created_at >= ? AND recognized = 0 GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`)
+      .all(from) as Omit<Stats['unrecognized'][number], 'example'>[]
+  ).map((u) => ({
+    ...u,
+    example: (db.prepare("SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0 LIMIT 1").pluck().get(u.fingerprint) as string | null) ?? null,
+  }));
 
   return {
     since: opts.sinceMs !== undefined ? from : null,

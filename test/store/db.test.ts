@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDb, readMigrations } from '../../src/store/db.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { computeStats } from '../../src/store/stats.ts';
+import { step } from '../../src/conversation/machine.ts';
 
 const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'db-')), 'cases.db');
 
@@ -30,6 +33,36 @@ describe('the SQLite store', () => {
     expect(db.prepare("SELECT COUNT(*) FROM events WHERE case_id = 'k1'").pluck().get()).toBe(1);
     expect(migrate(db)).toEqual([]); // nothing left to apply
     db.close();
+  });
+
+  it('backfills the stats aggregates of an old database so stats match a new one', () => {
+    // One conversation, as records: offered, failed (same), offered, worked.
+    const plan = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram'] };
+    let t = step(undefined, { kind: 'open', at: 1000, caseId: 'k1', owner: 'u', lang: 'en', plan });
+    const records = [...t.records];
+    for (const c of [
+      { kind: 'action', at: 2000, offer: 1, action: 'failed', actor: 'u', moderator: false },
+      { kind: 'reason', at: 3000, offer: 2, reason: 'same', actor: 'u', moderator: false },
+      { kind: 'action', at: 60_000, offer: 3, action: 'worked', actor: 'u', moderator: false },
+    ] as const) {
+      t = step(t.state, c);
+      records.push(...t.records);
+    }
+    const newCase = { id: 'k1', platform: 'terminal', userId: 'u', createdAt: 1000, category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true };
+
+    const fresh = openDb(tmpDb());
+    new CaseStore(fresh).create(newCase, records, t.state!);
+
+    const path = tmpDb();
+    const old = openDb(path, { migrateUpTo: 3 });
+    old.prepare("INSERT INTO cases (id, platform, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, status, resolution, resolving_step, state) VALUES ('k1', 'terminal', 'u', 1000, 60000, 'oom_gpu_sampling', 'gpu-oom-sampling', 'v', '{}', 'p', 'f', 'resolved', 'confirmed', 'reserve-vram', '{}')").run();
+    records.forEach((r, i) => old.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)').run('k1', i + 1, r.at, r.type, 'step' in r ? r.step : null, JSON.stringify(r)));
+    old.close();
+    const upgraded = openDb(path);
+
+    expect(computeStats(upgraded)).toEqual(computeStats(fresh));
+    expect(computeStats(fresh)).toMatchObject({ medianStepsToResolution: 2, medianMinutesToResolution: 1 });
+    expect(computeStats(fresh).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
   });
 
   it('rolls a failing migration back as a whole', () => {
