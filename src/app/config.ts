@@ -21,6 +21,10 @@ const positive = (name: string, dflt: number) =>
       return n;
     });
 
+/** Socket Mode unless asked for HTTP, or unless only HTTP's signing secret is given. */
+const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_TOKEN?: string | undefined; SLACK_SIGNING_SECRET?: string | undefined }) =>
+  env.SLACK_MODE ?? (!env.SLACK_APP_TOKEN && env.SLACK_SIGNING_SECRET ? 'http' : 'socket');
+
 const Env = z
   .object({
     COMFYOOM_DB: z.string().default('data/comfyoom.db'),
@@ -45,8 +49,10 @@ const Env = z
   })
   .superRefine((env, ctx) => {
     if (!env.SLACK_BOT_TOKEN) return;
-    const mode = env.SLACK_MODE ?? (env.SLACK_APP_TOKEN ? 'socket' : 'http');
-    if (mode === 'socket' && !env.SLACK_APP_TOKEN) ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN' });
+    const mode = slackMode(env);
+    if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
+    }
     if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
   });
 
@@ -88,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? {
           slack: {
             botToken: e.SLACK_BOT_TOKEN,
-            mode: e.SLACK_MODE ?? (e.SLACK_APP_TOKEN ? 'socket' : 'http'),
+            mode: slackMode(e),
             ...(e.SLACK_APP_TOKEN ? { appToken: e.SLACK_APP_TOKEN } : {}),
             ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
             port: e.SLACK_PORT,

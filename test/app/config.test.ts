@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/app/config.ts';
+
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+};
+
+describe('configuration from the environment', () => {
+  it('has working defaults and no chat platform without tokens', () => {
+    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, ratePerMinute: 6 });
+  });
+
+  it('treats empty variables as unset, as a copied .env.example leaves them', () => {
+    expect(loadConfig({ DISCORD_TOKEN: '', SLACK_BOT_TOKEN: '', COMFYOOM_IDLE_HOURS: '' }).discord).toBeUndefined();
+  });
+
+  it('names the variable and the problem', () => {
+    expect(problems({ DISCORD_TOKEN: 'short', DISCORD_GUILD_ID: 'my-server', COMFYOOM_IDLE_HOURS: '-1' })).toEqual([
+      'COMFYOOM_IDLE_HOURS: COMFYOOM_IDLE_HOURS must be a positive number',
+      'DISCORD_TOKEN: DISCORD_TOKEN looks too short to be a bot token',
+      'DISCORD_GUILD_ID: DISCORD_GUILD_ID must be a numeric server id',
+    ]);
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1-2-3' })[0]).toMatch(/^SLACK_APP_TOKEN: Socket Mode \(the default\) needs SLACK_APP_TOKEN/);
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_SIGNING_SECRET: 's'.repeat(32) }).slack?.mode).toBe('http');
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_MODE: 'http' })).toEqual(['SLACK_SIGNING_SECRET: HTTP mode needs SLACK_SIGNING_SECRET to verify requests']);
+    expect(problems({ SLACK_BOT_TOKEN: 'oops' })[0]).toMatch(/SLACK_BOT_TOKEN must start with xoxb-/);
+  });
+
+  it('reads both platforms side by side', () => {
+    const c = loadConfig({
+      DISCORD_TOKEN: 'x'.repeat(72),
+      DISCORD_WATCH_CHANNELS: '111, 222',
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_APP_TOKEN: 'xapp-1-A-3',
+      SLACK_HELPERS: 'U1,U2',
+    });
+    expect(c.discord).toEqual({ token: 'x'.repeat(72), watchChannels: ['111', '222'] });
+    expect(c.slack).toMatchObject({ mode: 'socket', appToken: 'xapp-1-A-3', helpers: ['U1', 'U2'], admins: [], port: 3000 });
+  });
+});
