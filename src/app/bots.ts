@@ -15,13 +15,27 @@ export interface RunningAdapter {
 export async function runBots(config: Config): Promise<number> {
   const app = openApp(config);
   const running: RunningAdapter[] = [];
+  const connect = async (name: string, start: () => Promise<RunningAdapter>) => {
+    try {
+      running.push(await start());
+    } catch (e) {
+      // A wrong token or no network: say which platform and why, and leave nothing half-started.
+      process.stderr.write(`comfyoom: could not connect to ${name}: ${(e as Error).message}\n`);
+      for (const r of running) await r.stop().catch(() => undefined);
+      app.close();
+      return false;
+    }
+    return true;
+  };
   if (config.discord) {
+    const discord = config.discord;
     const { startDiscord } = await import('../adapters/discord/bot.ts');
-    running.push(await startDiscord({ config: config.discord, engine: app.engine, store: app.store }));
+    if (!(await connect('Discord', () => startDiscord({ config: discord, engine: app.engine, store: app.store })))) return 1;
   }
   if (config.slack) {
+    const slack = config.slack;
     const { startSlack } = await import('../adapters/slack/bot.ts');
-    running.push(await startSlack({ config: config.slack, engine: app.engine, store: app.store }));
+    if (!(await connect('Slack', () => startSlack({ config: slack, engine: app.engine, store: app.store })))) return 1;
   }
   // Idle cases are abandoned even when nobody writes; each notice goes to the case's own place.
   const sweep = async () => {
