@@ -3,8 +3,9 @@
 // figure is also given as a ratio to a baseline measured in the same run: plain prepared INSERTs
 // into a bare table with the same columns, and a plain GROUP BY over the same tables.
 import Database from 'better-sqlite3';
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,16 +20,18 @@ import { migrate, openDb, readMigrations, type Db } from '../src/store/db.ts';
 import { computeStats, type Stats } from '../src/store/stats.ts';
 import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table, timeOnce } from './lib/measure.ts';
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'corpus-dev.jsonl');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus-dev.jsonl');
+const CASE_STORE_SOURCE = join(ROOT, 'src', 'store', 'cases.ts');
 
 /** Bump when the generated rows change shape or mix: the cached database is keyed by it. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 /** The issue's database size; COMFYOOM_BENCH_CASES overrides it for a quick try. */
 const DB_CASES = Number(process.env.COMFYOOM_BENCH_CASES) || 1_000_000;
 const DB_DAYS = 90;
 const DAY = 86_400_000;
 /** Transitions timed through CaseStore.append (and through the baseline). */
-const WRITE_TRANSITIONS = 40_000;
+const WRITE_TRANSITIONS = 20_000;
 const WRITE_CHUNKS = 4;
 const STATS_RUNS = 3;
 /** The engine's default idle time before an open case is abandoned. */
@@ -313,6 +316,28 @@ const snowflake = (u: number) => `${700_000_000 + u}${String((u * 2_654_435_761)
 
 const stepOf = (r: Rec): string | null => ('step' in r ? r.step : 'credited' in r ? r.credited : null);
 
+/** A Discord thread id or a Slack thread_ts, one per case. */
+const threadId = (platform: string, i: number) => (platform === 'discord' ? `13${String(4_000_000_000_000_000 + i * 7919)}` : `17${String(10_000_000 + i).slice(-8)}.${String(i % 1_000_000).padStart(6, '0')}`);
+
+/** What the engine hands CaseStore.create for a simulated case. */
+function newCase(c: SimCase, o: Origin, pools: Pools): NewCase {
+  return {
+    id: c.id,
+    platform: o.platform,
+    ...(o.server ? { server: o.server } : {}),
+    ...(o.channel ? { channel: o.channel } : {}),
+    userId: o.userId,
+    createdAt: c.transitions[0]!.records[0]!.at,
+    category: c.template.plan.category,
+    entry: c.template.plan.entry,
+    kbVersion: pools.kbVersion,
+    facts: JSON.parse(c.template.facts) as unknown,
+    paste: c.template.paste,
+    fingerprint: c.template.fingerprint,
+    recognized: c.template.recognized,
+  };
+}
+
 // ---------------------------------------------------------------- part 1: writes
 
 interface WriteFigures {
@@ -342,22 +367,7 @@ function benchWrites(pools: Pools): { store: WriteFigures; baseline: WriteFigure
         const outcome = r() < OPEN_SHARE ? 'open' : CLOSED_MIX(r);
         const c = simulate(r, pools, caseId(0x800000 + i), o.userId, now - int(r, 0, DAY), outcome);
         const [created, ...appends] = c.transitions;
-        const nc: NewCase = {
-          id: c.id,
-          platform: o.platform,
-          ...(o.server ? { server: o.server } : {}),
-          ...(o.channel ? { channel: o.channel } : {}),
-          userId: o.userId,
-          createdAt: created!.records[0]!.at,
-          category: c.template.plan.category,
-          entry: c.template.plan.entry,
-          kbVersion: pools.kbVersion,
-          facts: JSON.parse(c.template.facts) as unknown,
-          paste: c.template.paste,
-          fingerprint: c.template.fingerprint,
-          recognized: c.template.recognized,
-        };
-        store.create(nc, created!.records, created!.state);
+        store.create(newCase(c, o, pools), created!.records, created!.state);
         if (appends.length) queues.push({ c, next: 1, seq: created!.records.length });
         total += appends.length;
       }
@@ -433,30 +443,46 @@ interface DbMeta {
   unrecognizedFingerprints: number;
 }
 
+/** The cached database is rebuilt when the schema, the generator or the store code that writes the rows changes. */
 function dbCacheKey(): string {
   const h = createHash('sha256');
   for (const m of readMigrations()) h.update(m.name).update(m.sql);
+  h.update(readFileSync(CASE_STORE_SOURCE));
   return h.update(`generator ${GENERATOR_VERSION} cases ${DB_CASES}`).digest('hex').slice(0, 12);
 }
 
-/** Writes the rows CaseStore would have written, in large transactions straight into cases and events. */
+/**
+ * Writes the cases through the real CaseStore (create, setThread, then one append per transition),
+ * so the rows, and any aggregate CaseStore keeps next to them, are exactly what the bot writes. For
+ * speed it all runs inside one outer transaction, and CaseStore's own per-transition transactions
+ * are folded into it rather than nested as savepoints.
+ */
 function generateDb(path: string, pools: Pools): DbMeta {
   const started = process.hrtime.bigint();
   const tmp = `${path}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
   const db = new Database(tmp);
   // Build speed only: the file is renamed into place once complete, and reopened in WAL by openDb.
-  db.pragma('journal_mode = OFF');
+  // (better-sqlite3 runs SQLite in defensive mode, which refuses journal_mode = OFF; one single
+  // transaction over an empty file journals next to nothing anyway.)
   db.pragma('synchronous = OFF');
   db.pragma('locking_mode = EXCLUSIVE');
-  db.pragma('cache_size = -1000000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -2000000');
+  db.pragma('mmap_size = 8000000000');
   migrate(db);
-
-  const insertCase = db.prepare(
-    `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, status, resolving_step, state, resolution, fingerprint, recognized)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
+  // Secondary indexes are dropped for the load and built again at the end (a sort instead of
+  // millions of scattered updates), from their own SQL in the schema, so they match the migrations.
+  const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+  for (const ix of indexes) db.exec(`DROP INDEX "${ix.name}"`);
+  const folded = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'transaction') return <F extends (...a: never[]) => unknown>(fn: F) => fn;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const store = new CaseStore(folded);
 
   // Creation times, oldest first (rowids follow time, as in a real store); open cases are the
   // recent ones (an open case idle for a day is abandoned), marked by an odd millisecond.
@@ -472,32 +498,30 @@ function generateDb(path: string, pools: Pools): DbMeta {
 
   const statuses: Record<string, number> = {};
   let events = 0;
-  const batch = db.transaction((from: number, to: number) => {
+  const writeCases = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const createdAt = times[i]!;
-      const id = caseId(i);
       const o = origin(r);
-      const c = simulate(r, pools, id, o.userId, createdAt, createdAt % 2 === 1 ? 'open' : CLOSED_MIX(r));
+      const c = simulate(r, pools, caseId(i), o.userId, createdAt, createdAt % 2 === 1 ? 'open' : CLOSED_MIX(r));
+      const [created, ...appends] = c.transitions;
+      store.create(newCase(c, o, pools), created!.records, created!.state);
+      if (o.platform !== 'terminal') store.setThread(c.id, threadId(o.platform, i));
+      for (const t of appends) store.append(c.id, t.records, t.state);
+      for (const t of c.transitions) events += t.records.length;
       const state = c.transitions.at(-1)!.state;
-      let seq = 0;
-      let lastAt = createdAt;
-      for (const t of c.transitions) {
-        for (const rec of t.records) insertEvent.run(id, ++seq, rec.at, rec.type, stepOf(rec), JSON.stringify(rec));
-        lastAt = t.records.at(-1)!.at;
-      }
-      events += seq;
       const status = state.status === 'resolved' ? `resolved ${state.resolution}` : state.status;
       statuses[status] = (statuses[status] ?? 0) + 1;
-      const p = c.template;
-      insertCase.run(id, o.platform, o.server, o.channel, o.userId, createdAt, lastAt, p.plan.category, p.plan.entry, pools.kbVersion, p.facts, p.paste, state.status, state.resolvingStep ?? null, JSON.stringify(state), state.resolution ?? null, p.fingerprint, p.recognized ? 1 : 0);
     }
-  });
+  };
   const BATCH = 50_000;
-  for (let i = 0; i < DB_CASES; i += BATCH) {
-    batch(i, Math.min(DB_CASES, i + BATCH));
-    if (process.stdout.isTTY) process.stdout.write(`\r  generating… ${Math.min(DB_CASES, i + BATCH).toLocaleString('en')} / ${DB_CASES.toLocaleString('en')} cases`);
-  }
+  db.transaction(() => {
+    for (let i = 0; i < DB_CASES; i += BATCH) {
+      writeCases(i, Math.min(DB_CASES, i + BATCH));
+      if (process.stdout.isTTY) process.stdout.write(`\r  generating… ${Math.min(DB_CASES, i + BATCH).toLocaleString('en')} / ${DB_CASES.toLocaleString('en')} cases`);
+    }
+  })();
   if (process.stdout.isTTY) process.stdout.write('\n');
+  for (const ix of indexes) db.exec(ix.sql);
   const fingerprints = db.prepare('SELECT COUNT(DISTINCT fingerprint) FROM cases WHERE recognized = 0').pluck().get() as number;
   db.pragma('journal_mode = WAL');
   db.close();
@@ -515,18 +539,33 @@ function generateDb(path: string, pools: Pools): DbMeta {
   return meta;
 }
 
-function cachedDb(pools: () => Pools): { path: string; meta: DbMeta; generated: boolean; thisRunMs: number } {
+/** The database for this schema and generator, from the cache under the OS temp folder or generated now. */
+function cachedDb(pools: () => Pools): { path: string; meta: DbMeta; generated: boolean } {
   const dir = join(tmpdir(), 'comfyoom-bench');
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `store-${dbCacheKey()}.db`);
+  const name = `store-${dbCacheKey()}.db`;
+  const path = join(dir, name);
   if (existsSync(path) && existsSync(`${path}.json`)) {
-    return { path, meta: JSON.parse(readFileSync(`${path}.json`, 'utf8')) as DbMeta, generated: false, thisRunMs: 0 };
+    return { path, meta: JSON.parse(readFileSync(`${path}.json`, 'utf8')) as DbMeta, generated: false };
   }
-  const meta = generateDb(path, pools());
-  return { path, meta, generated: true, thisRunMs: meta.generationMs };
+  // Databases of earlier schemas or generators are several GB each and will not be read again.
+  const stale = readdirSync(dir).filter((f) => /^store-[0-9a-f]{12}\.db(?:\.json|-wal|-shm)?$/.test(f) && !f.startsWith(name));
+  for (const f of stale) rmSync(join(dir, f), { force: true });
+  console.log(
+    `no cached database for this schema and generator: generating ${DB_CASES.toLocaleString('en')} cases through CaseStore into ${path} ` +
+      `(about 6 min for a million on 2 cores; later runs reuse it)${stale.length ? `; removed ${stale.length} stale file(s)` : ''}…`,
+  );
+  return { path, meta: generateDb(path, pools()), generated: true };
 }
 
-// ---------------------------------------------------------------- part 3: stats
+// ---------------------------------------------------------------- part 3: stats, in a child process
+
+// A stats query can run for hours (a bad plan is quadratic in the number of cases), and a running
+// better-sqlite3 query cannot be interrupted, so every timing runs in a child process that is
+// killed when one computeStats call exceeds the limit; the bench then names the query it was on.
+const STATS_CHILD_FLAG = '--comfyoom-store-stats-child';
+/** One computeStats call may take this long before the bench gives up on it (the issue sets no target). */
+const STATS_LIMIT_MS = Number(process.env.COMFYOOM_BENCH_STATS_LIMIT_MS) || 120_000;
 
 interface QueryTime {
   sql: string;
@@ -534,8 +573,36 @@ interface QueryTime {
   ms: number;
 }
 
-/** The database as computeStats sees it, with every statement's execution timed. */
-function timedDb(db: Db, log: QueryTime[]): Db {
+interface StatsTask {
+  path: string;
+  opts: { sinceMs?: number; now: number };
+  runs: number;
+}
+
+interface StatsRun {
+  ms: number;
+  cases: number;
+  queries: QueryTime[];
+}
+
+/** What the child reports, as it goes, so a killed child still leaves its figures behind. */
+type ChildMessage =
+  | { kind: 'baseline'; ms: number[] }
+  | { kind: 'run'; n: number }
+  | { kind: 'query'; sql: string; params: unknown[] }
+  | { kind: 'queryDone'; sql: string; params: unknown[]; ms: number }
+  | { kind: 'runDone'; run: StatsRun }
+  | { kind: 'done' };
+
+interface StatsOutcome {
+  baselineMs: number[];
+  runs: StatsRun[];
+  /** Set when a run was killed at the limit, or the child died: what it was doing, and the queries it had finished. */
+  stopped?: { why: string; run: number; query?: { sql: string; params: unknown[] }; finished: QueryTime[] };
+}
+
+/** The database as computeStats sees it: every statement's execution announced and timed. */
+function timedDb(db: Db, on: { start: (sql: string, params: unknown[]) => void; done: (q: QueryTime) => void }): Db {
   const wrap = (stmt: object, sql: string): object => {
     const proxy: object = new Proxy(stmt, {
       get(target, prop) {
@@ -543,9 +610,10 @@ function timedDb(db: Db, log: QueryTime[]): Db {
         if (typeof v !== 'function') return v;
         return (...args: unknown[]) => {
           const timed = prop === 'all' || prop === 'get' || prop === 'run';
+          if (timed) on.start(sql, args);
           const start = process.hrtime.bigint();
           const out = (v as (...a: unknown[]) => unknown).apply(target, args);
-          if (timed) log.push({ sql, params: args, ms: Number(process.hrtime.bigint() - start) / 1e6 });
+          if (timed) on.done({ sql, params: args, ms: Number(process.hrtime.bigint() - start) / 1e6 });
           return out === target ? proxy : out;
         };
       },
@@ -561,31 +629,126 @@ function timedDb(db: Db, log: QueryTime[]): Db {
   });
 }
 
-interface StatsRun {
-  ms: number;
-  queries: QueryTime[];
-  stats: Stats;
-}
-
-function statsRuns(db: Db, opts: { sinceMs?: number; now?: number }): StatsRun[] {
-  return Array.from({ length: STATS_RUNS }, () => {
-    const queries: QueryTime[] = [];
-    const tdb = timedDb(db, queries);
-    let stats: Stats | undefined;
-    const ms = timeOnce(() => (stats = computeStats(tdb, opts)));
-    return { ms, queries, stats: stats! };
+/** The baseline: a plain full aggregate over the same two tables. */
+function plainAggregates(db: Db): number {
+  return timeOnce(() => {
+    db.prepare('SELECT status, COUNT(*) FROM cases GROUP BY status').all();
+    db.prepare('SELECT type, COUNT(*) FROM events GROUP BY type').all();
   });
 }
 
-const medianRun = (runs: StatsRun[]) => [...runs].sort((a, b) => a.ms - b.ms)[runs.length >> 1]!;
+/** The child's side: baseline and computeStats runs on one connection, reporting as it goes. */
+function statsChild(): void {
+  const send = (m: ChildMessage) => process.send!(m);
+  process.once('message', (task: StatsTask) => {
+    const db = openDb(task.path);
+    plainAggregates(db); // warm-up: brings both tables into the OS cache for both sides alike
+    send({ kind: 'baseline', ms: Array.from({ length: task.runs }, () => plainAggregates(db)) });
+    for (let n = 1; n <= task.runs; n++) {
+      send({ kind: 'run', n });
+      const queries: QueryTime[] = [];
+      const tdb = timedDb(db, {
+        start: (sql, params) => send({ kind: 'query', sql, params }),
+        done: (q) => (queries.push(q), send({ kind: 'queryDone', ...q })),
+      });
+      let stats: Stats | undefined;
+      const ms = timeOnce(() => (stats = computeStats(tdb, task.opts)));
+      send({ kind: 'runDone', run: { ms, cases: stats!.cases, queries } });
+    }
+    db.close();
+    send({ kind: 'done' }); // the parent ends this process once it has the message
+  });
+}
+if (process.argv.includes(STATS_CHILD_FLAG) && process.send) statsChild();
+
+function statsInChild(task: StatsTask): Promise<StatsOutcome> {
+  return new Promise((resolve) => {
+    // process.execArgv carries tsx's loader, so the child can run this .ts file too.
+    const child = fork(fileURLToPath(import.meta.url), [STATS_CHILD_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const out: StatsOutcome = { baselineMs: [], runs: [] };
+    let run = 0;
+    let query: { sql: string; params: unknown[] } | undefined;
+    let finished: QueryTime[] = [];
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (why?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (why) out.stopped = { why, run, ...(query ? { query } : {}), finished };
+      resolve(out);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        finish(`computeStats run ${run} did not finish in ${fmtMs(STATS_LIMIT_MS)}`);
+      }, STATS_LIMIT_MS);
+    };
+    child.on('message', (m: ChildMessage) => {
+      if (m.kind === 'baseline') out.baselineMs = m.ms;
+      else if (m.kind === 'run') ((run = m.n), (query = undefined), (finished = []), arm());
+      else if (m.kind === 'query') query = { sql: m.sql, params: m.params };
+      else if (m.kind === 'queryDone') ((query = undefined), finished.push({ sql: m.sql, params: m.params, ms: m.ms }));
+      else if (m.kind === 'runDone') out.runs.push(m.run);
+      else {
+        finish();
+        child.kill();
+      }
+    });
+    child.on('exit', (code, signal) => finish(`stats child exited (${signal ?? code}) during run ${run}`));
+    child.send(task);
+    arm();
+  });
+}
+
 const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 
-function queryPlan(db: Db, q: QueryTime): string {
+function queryPlan(db: Db, q: { sql: string; params: unknown[] }): string {
   try {
-    return (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as unknown[])) as { detail: string }[]).map((p) => p.detail).join('; ');
+    return (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((p) => p.detail).join('; ');
   } catch (e) {
     return `(no plan: ${(e as Error).message})`;
   }
+}
+
+interface StatsFigures {
+  label: string;
+  ms: number | null;
+  baselineMs: number | null;
+  ratio: number | null;
+  cases: number | null;
+  runsMs: number[];
+  queries: { ms: number; calls: number; share: number; sql: string; plan: string }[];
+  stopped?: { why: string; sql?: string; plan?: string };
+}
+
+function groupBySql(queries: QueryTime[]): Map<string, QueryTime[]> {
+  const out = new Map<string, QueryTime[]>();
+  for (const q of queries) out.set(q.sql, [...(out.get(q.sql) ?? []), q]);
+  return out;
+}
+
+function statsFigures(db: Db, label: string, o: StatsOutcome): StatsFigures {
+  const mid = [...o.runs].sort((a, b) => a.ms - b.ms)[o.runs.length >> 1];
+  const baselineMs = o.baselineMs.length ? median(o.baselineMs) : null;
+  const plan = o.stopped?.query && queryPlan(db, o.stopped.query);
+  return {
+    label,
+    ms: mid ? round(mid.ms) : null,
+    baselineMs: baselineMs === null ? null : round(baselineMs),
+    ratio: mid && baselineMs ? round(mid.ms / baselineMs) : null,
+    cases: mid?.cases ?? null,
+    runsMs: o.runs.map((r) => round(r.ms)),
+    // The median run's queries (one row per SQL text); without a complete run, those the stopped run had finished.
+    queries: [...groupBySql(mid?.queries ?? o.stopped?.finished ?? []).values()]
+      .map((qs) => {
+        const ms = qs.reduce((n, q) => n + q.ms, 0);
+        return { ms: round(ms), calls: qs.length, share: mid ? round(ms / mid.ms) : NaN, sql: oneLine(qs[0]!.sql), plan: queryPlan(db, qs[0]!) };
+      })
+      .sort((a, b) => b.ms - a.ms),
+    ...(o.stopped ? { stopped: { why: o.stopped.why, ...(o.stopped.query ? { sql: oneLine(o.stopped.query.sql), plan: plan! } : {}) } } : {}),
+  };
 }
 
 // ---------------------------------------------------------------- bench
@@ -597,8 +760,8 @@ export async function benchStore(): Promise<BenchResult> {
   const pools = () => (poolsCache ??= buildPools(loadKb(kbDir)));
 
   // ---- writes
-  console.log(`\nstore — writes: ${WRITE_TRANSITIONS.toLocaleString('en')}+ transitions, one transaction each, file DB in WAL (${WRITE_CHUNKS} alternating chunks)`);
   const w = benchWrites(pools());
+  console.log(`\nstore — writes: ${w.store.transitions.toLocaleString('en')} transitions of ${w.cases.toLocaleString('en')} interleaved cases, one transaction each, file DB in WAL (${WRITE_CHUNKS} alternating chunks)`);
   console.log(
     table(
       ['', 'CaseStore.append', 'baseline (plain INSERT)', 'ratio store/base'],
@@ -624,90 +787,93 @@ export async function benchStore(): Promise<BenchResult> {
       `${m.distinctEntries} entries, ${m.unrecognizedFingerprints} unrecognized fingerprints`,
   );
   console.log(`statuses: ${Object.entries(m.statuses).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / m.cases) * 100).toFixed(1)}%`).join(', ')}`);
+  console.log(`timing computeStats, median of ${STATS_RUNS} runs each, in a child process (limit ${fmtMs(STATS_LIMIT_MS)} per run)…`);
 
+  const allTime = await statsInChild({ path: cached.path, opts: { now: m.now }, runs: STATS_RUNS });
+  const last30d = await statsInChild({ path: cached.path, opts: { sinceMs: 30 * DAY, now: m.now }, runs: STATS_RUNS });
   const db = openDb(cached.path);
-  try {
-    const now = m.now;
-    const baseline = () =>
-      timeOnce(() => {
-        db.prepare('SELECT status, COUNT(*) FROM cases GROUP BY status').all();
-        db.prepare('SELECT type, COUNT(*) FROM events GROUP BY type').all();
-      });
-    baseline(); // warm-up: brings the tables into the OS cache for both sides alike
-    const baseRuns = Array.from({ length: STATS_RUNS }, baseline);
-    const allRuns = statsRuns(db, { now });
-    const recentRuns = statsRuns(db, { sinceMs: 30 * DAY, now });
-    const baseMs = median(baseRuns);
-    const all = medianRun(allRuns);
-    const recent = medianRun(recentRuns);
-    const ratio = { allTime: all.ms / baseMs, last30d: recent.ms / baseMs };
+  const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
+  const figures = [statsFigures(db, 'all time', allTime), statsFigures(db, 'last 30 days', last30d)];
+  db.close();
 
-    if (all.stats.cases !== m.cases) failures.push(`stats counted ${all.stats.cases} cases, the database holds ${m.cases}`);
-    const recentShare = recent.stats.cases / m.cases;
-    if (recentShare < 0.3 || recentShare > 0.4) failures.push(`30-day stats counted ${recent.stats.cases} cases (${(recentShare * 100).toFixed(1)}%), expected about a third`);
+  const [all, recent] = figures as [StatsFigures, StatsFigures];
+  if (all.cases !== null && all.cases !== m.cases) failures.push(`stats counted ${all.cases} cases, the database holds ${m.cases}`);
+  if (recent.cases !== null && Math.abs(recent.cases / m.cases - 1 / 3) > 0.05) failures.push(`30-day stats counted ${recent.cases} cases, expected about a third of ${m.cases}`);
+  for (const f of figures) if (f.stopped) failures.push(`stats (${f.label}): ${f.stopped.why}${f.stopped.sql ? ` — on: ${f.stopped.sql.slice(0, 160)} — plan: ${f.stopped.plan}` : ''}`);
 
-    console.log(`\nstats time, median of ${STATS_RUNS} runs`);
+  const cell = (ms: number | null, stopped?: StatsFigures['stopped']) => (ms !== null ? fmtMs(ms) : stopped ? `> ${fmtMs(STATS_LIMIT_MS)}` : '-');
+  console.log(
+    table(
+      ['', 'computeStats', 'baseline (2 plain GROUP BY)', 'ratio stats/base', 'cases counted'],
+      figures.map((f) => [
+        f.label,
+        cell(f.ms, f.stopped),
+        cell(f.baselineMs),
+        f.ratio !== null ? fmtRatio(f.ratio) : '-',
+        f.cases !== null ? f.cases.toLocaleString('en') : '-',
+      ]),
+    ),
+  );
+  console.log(`>>> stats ratio (computeStats time / plain GROUP BY time): ${figures.map((f) => `${f.label} ${f.ratio !== null ? fmtRatio(f.ratio) : `did not finish in ${fmtMs(STATS_LIMIT_MS)}`}`).join(', ')}`);
+  for (const f of figures) {
+    if (f.stopped) console.log(`\nstats (${f.label}) stopped: ${f.stopped.why}${f.stopped.sql ? `\n  on: ${f.stopped.sql}\n  plan: ${f.stopped.plan}` : ''}`);
+    if (!f.queries.length) continue;
+    console.log(`\nstats queries, ${f.label}, ${f.ms !== null ? 'median run' : 'those the stopped run had finished'}, slowest first`);
     console.log(
       table(
-        ['', 'computeStats', 'baseline (2 plain GROUP BY)', 'ratio stats/base', 'cases counted'],
-        [
-          ['all time', fmtMs(all.ms), fmtMs(baseMs), fmtRatio(ratio.allTime), all.stats.cases.toLocaleString('en')],
-          ['last 30 days', fmtMs(recent.ms), fmtMs(baseMs), fmtRatio(ratio.last30d), recent.stats.cases.toLocaleString('en')],
-        ],
+        ['time', 'share', 'calls', 'query', 'plan'],
+        f.queries.map((q) => [fmtMs(q.ms), Number.isNaN(q.share) ? '' : `${(q.share * 100).toFixed(0)}%`, String(q.calls), q.sql.slice(0, 90), q.plan.slice(0, 160)]),
       ),
     );
-    console.log(`>>> stats ratio (computeStats time / plain GROUP BY time): all time ${fmtRatio(ratio.allTime)}, last 30 days ${fmtRatio(ratio.last30d)}`);
-
-    const breakdown = (run: StatsRun) =>
-      run.queries
-        .map((q) => ({ sql: oneLine(q.sql), ms: round(q.ms), share: round(q.ms / run.ms), plan: queryPlan(db, q) }))
-        .sort((a, b) => b.ms - a.ms);
-    const allQueries = breakdown(all);
-    const recentQueries = breakdown(recent);
-    for (const [label, qs] of [['all time', allQueries], ['last 30 days', recentQueries]] as const) {
-      console.log(`\nstats queries, ${label} (median run), slowest first`);
-      console.log(table(['ms', 'share', 'query', 'plan'], qs.map((q) => [fmtMs(q.ms), `${(q.share * 100).toFixed(0)}%`, q.sql.slice(0, 90), q.plan.slice(0, 140)])));
-    }
-    for (const f of failures) console.log(`FAIL ${f}`);
-
-    return {
-      name: 'store',
-      failures,
-      summary: {
-        bench: 'store',
-        node: process.version,
-        sqlite: db.prepare('SELECT sqlite_version()').pluck().get(),
-        writes: {
-          baseline: 'prepared INSERT into a bare 6-column table, same rows, same transaction per transition, same DB',
-          transitions: w.store.transitions,
-          events: w.store.events,
-          store: w.store,
-          plain: w.baseline,
-          ratio: round(w.ratio),
-        },
-        db: {
-          path: cached.path,
-          bytes,
-          cases: m.cases,
-          events: m.events,
-          eventsPerCase: round(m.events / m.cases),
-          generated: cached.generated,
-          generationMs: round(m.generationMs),
-          statuses: m.statuses,
-        },
-        stats: {
-          baseline: 'SELECT status, COUNT(*) FROM cases GROUP BY status + SELECT type, COUNT(*) FROM events GROUP BY type',
-          runs: STATS_RUNS,
-          baselineMs: round(baseMs),
-          allTime: { ms: round(all.ms), ratio: round(ratio.allTime), cases: all.stats.cases, runsMs: allRuns.map((r) => round(r.ms)) },
-          last30d: { ms: round(recent.ms), ratio: round(ratio.last30d), cases: recent.stats.cases, runsMs: recentRuns.map((r) => round(r.ms)) },
-          slowestQueries: allQueries.slice(0, 3).map((q) => ({ ms: q.ms, sql: q.sql.slice(0, 160), plan: q.plan })),
-        },
-        ok: failures.length === 0,
-        failures,
-      },
-    };
-  } finally {
-    db.close();
   }
+  for (const f of failures) console.log(`FAIL ${f}`);
+
+  return {
+    name: 'store',
+    failures,
+    summary: {
+      bench: 'store',
+      node: process.version,
+      sqlite,
+      writes: {
+        baseline: 'prepared INSERT into a bare 6-column table, same rows, same transaction per transition, same DB',
+        transitions: w.store.transitions,
+        events: w.store.events,
+        store: w.store,
+        plain: w.baseline,
+        ratio: round(w.ratio),
+      },
+      db: {
+        path: cached.path,
+        bytes,
+        cases: m.cases,
+        events: m.events,
+        eventsPerCase: round(m.events / m.cases),
+        generated: cached.generated,
+        generationMs: round(m.generationMs),
+        statuses: m.statuses,
+      },
+      stats: {
+        baseline: 'SELECT status, COUNT(*) FROM cases GROUP BY status + SELECT type, COUNT(*) FROM events GROUP BY type',
+        runs: STATS_RUNS,
+        limitMs: STATS_LIMIT_MS,
+        ...Object.fromEntries(
+          figures.map((f) => [
+            f.label === 'all time' ? 'allTime' : 'last30d',
+            {
+              ms: f.ms,
+              baselineMs: f.baselineMs,
+              ratio: f.ratio,
+              cases: f.cases,
+              runsMs: f.runsMs,
+              slowestQueries: f.queries.slice(0, 3).map((q) => ({ ms: q.ms, calls: q.calls, sql: q.sql.slice(0, 160), plan: q.plan })),
+              ...(f.stopped ? { stopped: f.stopped } : {}),
+            },
+          ]),
+        ),
+      },
+      ok: failures.length === 0,
+      failures,
+    },
+  };
 }

@@ -48,7 +48,6 @@ export class CaseStore {
   private readonly stepReached;
   private readonly stepTried;
   private readonly stepMovedOn;
-  private readonly countOffered;
   private readonly markResolved;
 
   constructor(readonly db: Db) {
@@ -58,14 +57,13 @@ export class CaseStore {
     );
     this.insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
     this.updateCase = db.prepare(
-      'UPDATE cases SET updated_at = @at, status = @status, resolving_step = @resolvingStep, resolution = @resolution, state = @state WHERE id = @id',
+      'UPDATE cases SET updated_at = @at, status = @status, resolving_step = @resolvingStep, resolution = @resolution, state = @state, steps_offered = steps_offered + @offered WHERE id = @id',
     );
     this.lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE case_id = ?').pluck();
     // The aggregates stats read (migration 004), kept in step with the events in the same transaction.
     this.stepReached = db.prepare('INSERT OR IGNORE INTO case_steps (case_id, step, created_at) SELECT id, ?, created_at FROM cases WHERE id = ?');
     this.stepTried = db.prepare('UPDATE case_steps SET tried = 1 WHERE case_id = ? AND step = ?');
     this.stepMovedOn = db.prepare('UPDATE case_steps SET moved_on = 1 WHERE case_id = ? AND step = ?');
-    this.countOffered = db.prepare('UPDATE cases SET steps_offered = steps_offered + 1 WHERE id = ?');
     this.markResolved = db.prepare('UPDATE cases SET resolved_at = ? WHERE id = ?');
   }
 
@@ -94,10 +92,8 @@ export class CaseStore {
     for (const r of records) {
       const step = 'step' in r ? r.step : 'credited' in r ? r.credited : null;
       this.insertEvent.run(caseId, ++seq, r.at, r.type, step, JSON.stringify(r));
-      if (r.type === 'offered') {
-        this.stepReached.run(r.step, caseId);
-        this.countOffered.run(caseId);
-      } else if (r.type === 'answered' && r.answer !== 'skipped' && r.reason !== 'could_not_apply') this.stepTried.run(caseId, r.step);
+      if (r.type === 'offered') this.stepReached.run(r.step, caseId);
+      else if (r.type === 'answered' && r.answer !== 'skipped' && r.reason !== 'could_not_apply') this.stepTried.run(caseId, r.step);
       else if (r.type === 'plan_switched') this.stepMovedOn.run(caseId, r.credited);
       else if (r.type === 'resolved') this.markResolved.run(r.at, caseId);
     }
@@ -108,6 +104,7 @@ export class CaseStore {
       resolvingStep: state.resolvingStep ?? null,
       resolution: state.resolution ?? null,
       state: JSON.stringify(state),
+      offered: records.filter((r) => r.type === 'offered').length,
     });
   }
 

@@ -72,13 +72,12 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
-  const perStep = db
-    .prepare(
-      from > 0
-        ? 'SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step'
-        : 'SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all WHERE created_at >= ? GROUP BY step',
-    )
-    .all(from) as { step: string; reached: number; tried: number; movedOn: number }[];
+  // All time reads the (step, tried, moved_on) index alone; a period needs the one led by created_at.
+  const perStep = (
+    from > 0
+      ? db.prepare('SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step').all(from)
+      : db.prepare('SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all GROUP BY step').all()
+  ) as { step: string; reached: number; tried: number; movedOn: number }[];
   const resolvedBy = db
     .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND created_at >= ? GROUP BY resolving_step, resolution`)
     .all(from) as { step: string; resolution: string; n: number }[];
