@@ -2,9 +2,9 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createClassifier } from '../classify/classify.ts';
-import { loadKb, KbError, DEFAULT_KB_DIR } from '../kb/load.ts';
+import { loadKb, KbError } from '../kb/load.ts';
 import { readPaste, readPasteOrScreenshot, renderOne, runBatch, UserError } from './diagnose.ts';
-import { openApp } from '../app/context.ts';
+import { kbDir as configuredKbDir, openApp } from '../app/context.ts';
 import { ConfigError, loadConfig, type Config } from '../app/config.ts';
 import { openDb } from '../store/db.ts';
 import { CaseStore } from '../store/cases.ts';
@@ -13,7 +13,7 @@ import { computeStats, formatStats, parseSince } from '../store/stats.ts';
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 
 Usage:
-  comfyoom diagnose [FILE|-] [--json] [--lang en|zh]   diagnose one paste (stdin when no FILE)
+  comfyoom diagnose [FILE|-] [--json] [--lang en|zh]   diagnose one paste or screenshot (stdin when no FILE)
   comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} input line
   comfyoom kb lint                                     validate kb/ (file, field and reason per problem)
   comfyoom start                                       start the bot (terminal mode without chat tokens)
@@ -26,12 +26,13 @@ Environment:
   COMFYOOM_DB          case database (default ./data/comfyoom.db)
   COMFYOOM_IDLE_HOURS  hours without an answer before a case is abandoned (default 24)
   COMFYOOM_KB          kb folder to use instead of the bundled kb/
+  DISCORD_TOKEN, SLACK_BOT_TOKEN, ...  chat platforms for \`start\` (every variable: .env.example)
 `;
 
 const withDb = (config: Config, flag: string | undefined): Config => (flag ? { ...config, db: flag } : config);
 
 export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n')): Promise<number> {
-  const kbDir = process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
+  const kbDir = configuredKbDir();
   const [command, ...rest] = argv;
   try {
     switch (command) {
