@@ -1,6 +1,7 @@
 // Runs the chat adapters whose tokens are configured, side by side, on one engine and one database.
 import type { Message } from '../conversation/render.ts';
-import type { CaseRow } from '../store/cases.ts';
+import type { CaseRow, CaseStore } from '../store/cases.ts';
+import type { Engine } from '../conversation/engine.ts';
 import type { Config } from './config.ts';
 import { openApp } from './context.ts';
 
@@ -10,6 +11,26 @@ export interface RunningAdapter {
   /** Posts messages about a case where it lives (its thread, else its channel). */
   deliver(row: CaseRow, messages: Message[]): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * Abandons idle cases (even when nobody writes) and posts each notice where its case lives.
+ * A failed post is left for the log: the abandonment is already recorded.
+ */
+export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[]): Promise<number> {
+  let delivered = 0;
+  for (const { caseId, messages } of engine.sweep()) {
+    const row = store.get(caseId)?.row;
+    const adapter = row && adapters.find((r) => r.platform === row.platform);
+    if (!row || !adapter) continue;
+    try {
+      await adapter.deliver(row, messages);
+      delivered++;
+    } catch (e) {
+      process.stderr.write(`comfyoom: could not post the idle notice of case ${caseId}: ${(e as Error).message}\n`);
+    }
+  }
+  return delivered;
 }
 
 export async function runBots(config: Config): Promise<number> {
@@ -37,15 +58,7 @@ export async function runBots(config: Config): Promise<number> {
     const { startSlack } = await import('../adapters/slack/bot.ts');
     if (!(await connect('Slack', () => startSlack({ config: slack, engine: app.engine, store: app.store })))) return 1;
   }
-  // Idle cases are abandoned even when nobody writes; each notice goes to the case's own place.
-  const sweep = async () => {
-    for (const { caseId, messages } of app.engine.sweep()) {
-      const row = app.store.get(caseId)?.row;
-      const adapter = row && running.find((r) => r.platform === row.platform);
-      if (row && adapter) await adapter.deliver(row, messages).catch(() => undefined);
-    }
-  };
-  const sweeper = setInterval(() => void sweep(), 10 * 60_000);
+  const sweeper = setInterval(() => void sweepIdle(app.engine, app.store, running), 10 * 60_000);
   process.stdout.write(`comfyoom: connected (${running.map((r) => r.platform).join(', ')})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

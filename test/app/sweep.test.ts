@@ -1,0 +1,46 @@
+// Idle cases are abandoned on a timer and the notice goes to the platform the case lives on.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sweepIdle, type RunningAdapter } from '../../src/app/bots.ts';
+import { Engine } from '../../src/conversation/engine.ts';
+import type { Message } from '../../src/conversation/render.ts';
+import { CaseStore, type CaseRow } from '../../src/store/cases.ts';
+import { openDb } from '../../src/store/db.ts';
+import { kb } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
+
+function recording(platform: string, fail = false) {
+  const posts: { row: CaseRow; messages: Message[] }[] = [];
+  const adapter: RunningAdapter = {
+    platform,
+    deliver: async (row, messages) => {
+      if (fail) throw new Error('429 forever');
+      posts.push({ row, messages });
+    },
+    stop: async () => undefined,
+  };
+  return { adapter, posts };
+}
+
+describe('the idle sweep', () => {
+  it('abandons idle cases and tells each one where it lives, surviving a failed post', async () => {
+    let clock = 1_000_000;
+    const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'sweep-')), 'cases.db')));
+    const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
+    const onDiscord = engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text)[0]!.caseId!;
+    store.setThread(onDiscord, 't1');
+    const onSlack = engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text)[0]!.caseId!;
+    const discord = recording('discord');
+    const slack = recording('slack', true);
+
+    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter])).toBe(0);
+    clock += 120_000;
+    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter])).toBe(1);
+    expect(discord.posts).toHaveLength(1);
+    expect(discord.posts[0]!.row).toMatchObject({ id: onDiscord, thread: 't1', status: 'abandoned' });
+    expect(discord.posts[0]!.messages[0]!.blocks[0]!.text).toMatch(/closed after a long time/);
+    expect(store.get(onSlack)!.row.status).toBe('abandoned');
+  });
+});
