@@ -187,6 +187,14 @@ export class Engine {
     return { category: d.category, confidence: d.confidence, oom: d.category !== 'not_oom' };
   }
 
+  /**
+   * Whether text is error-shaped (an exception line, or an error wording the kb knows): what the
+   * adapters accept as a log, and what a case accepts as its new log. "thanks, trying now" is not.
+   */
+  looksLikeLog(text: string): boolean {
+    return text.trim() !== '' && isErrorShaped(this.classifyText(text).facts);
+  }
+
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
   open(origin: Origin, text: string): Message[] {
     const lang = langOf(origin, text);
@@ -240,8 +248,7 @@ export class Engine {
     if (problem) return [problem];
     const c = this.classify(text);
     // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
-    const f = c.diagnosis.facts;
-    if (!c.oom && !f.exception && !f.primarySignature && !f.signatures.length) {
+    if (!isErrorShaped(c.diagnosis.facts)) {
       return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.notALog[found.state.lang] }] }];
     }
     const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom };
@@ -304,6 +311,8 @@ export class Engine {
     });
   }
 }
+
+const isErrorShaped = (f: Facts) => !!(f.oom || f.exception || f.primarySignature || f.signatures.some((id) => id !== 'silent_exit'));
 
 function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
   const lines = problems.map((p) => C.fileProblems[p.kind][lang].replace('{file}', p.file));

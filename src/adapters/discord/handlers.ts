@@ -53,11 +53,8 @@ export const MODAL_MAX = 4000;
 
 /** Watch mode speaks up only when the classifier is this sure it is an OOM. */
 export const WATCH_CONFIDENCE = 0.8;
-/** An explicit request (mention, context menu) needs this much to count as an error at all. */
-const REQUEST_CONFIDENCE = 0.6;
 const DOWNLOAD_TIMEOUT_MS = 20_000;
 
-const TRACEBACK = /Traceback \(most recent call last\)|^\s*File ".+", line \d+|^\s*[\w.]*(?:Error|Exception): /m;
 const LOG_FILE = /\.(txt|log)$/i;
 
 const PERMISSION_ERRORS = new Set([50001, 50013]);
@@ -340,7 +337,7 @@ export class Handlers {
       const state = caseId ? this.engine.state(caseId) : undefined;
       if (!caseId || state?.owner !== m.author.id) return undefined;
       const logFile = inbound.attachments?.some((a) => LOG_FILE.test(a.name)) ?? false;
-      return state.awaiting === 'log' || logFile || this.looksLikeError(inbound.text ?? '', WATCH_CONFIDENCE) ? caseId : undefined;
+      return state.awaiting === 'log' || logFile || this.engine.looksLikeLog(inbound.text ?? '') ? caseId : undefined;
     }
     const caseId = this.engine.lastOpenCase(this.messageOrigin(m));
     const found = caseId ? this.store.get(caseId) : undefined;
@@ -373,14 +370,10 @@ export class Handlers {
     await m.reply({ ...textPayload(say(D.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });
   }
 
-  private looksLikeError(text: string, minConfidence: number): boolean {
-    if (!text.trim()) return false;
-    return TRACEBACK.test(text) || this.engine.peek(text).confidence >= minConfidence;
-  }
 
   /** What an explicit request may diagnose: attached files (read later), or error-shaped text. */
   private isRequestable(inbound: Inbound): boolean {
-    return !!inbound.attachments?.length || this.looksLikeError(inbound.text ?? '', REQUEST_CONFIDENCE);
+    return !!inbound.attachments?.length || this.engine.looksLikeLog(inbound.text ?? '');
   }
 
   // ---- posting a case -----------------------------------------------------------------------

@@ -25,23 +25,6 @@ export function slackToPlain(text: string): string {
 export const withoutMentionOf = (text: string, botUserId: string | undefined) =>
   botUserId ? text.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, 'g'), ' ').trim() : text.trim();
 
-/**
- * Signs of an error log rather than chat. A follow-up in a case thread counts as a new log only
- * with one of these: "thanks, trying now" must not be diagnosed as "no longer an OOM".
- */
-const LOG_SIGNS = [
-  /Traceback \(most recent call last\)/,
-  /\b[A-Z][\w.]*(?:Error|Exception)\b:/,
-  /Error occurred when executing/i,
-  /!!! Exception during processing/i,
-  /out of memory|OutOfMemory|\bOOM\b/i,
-  /Tried to allocate|Allocation on device/i,
-  /^\s*Killed\s*$/m,
-  /显存不足|内存不足|显存溢出|内存溢出|爆显存/,
-];
-
-export const looksLikeLog = (text: string) => LOG_SIGNS.some((re) => re.test(text));
-
 /** The fields of a Slack file object that matter here (events, shortcuts and history share them). */
 export interface SlackFile {
   id?: string;

@@ -1,0 +1,26 @@
+// One answer, in the engine, to "is this a log?": what adapters accept and what a case takes as
+// its new log. A thank-you must never be recorded as "no longer an OOM".
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/conversation/engine.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { openDb } from '../../src/store/db.ts';
+import { kb } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
+
+const engine = new Engine({ kb, store: new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'log-')), 'cases.db'))) });
+
+describe('looksLikeLog', () => {
+  it('knows tracebacks, OOM lines and near-miss errors, in English and Chinese', () => {
+    for (const id of ['cf-0214', 'cf-0009', 'cf-0069', 'cf-0211']) expect(engine.looksLikeLog(sample(id).text), id).toBe(true);
+    expect(engine.looksLikeLog('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true);
+    expect(engine.looksLikeLog('跑图的时候显存不足')).toBe(true);
+    expect(engine.looksLikeLog('Killed')).toBe(true);
+  });
+
+  it('leaves chat alone', () => {
+    for (const chat of ['thanks, trying now', 'still getting the error', 'it worked!', 'ok 好的', 'Killed it, thanks', '']) expect(engine.looksLikeLog(chat), chat).toBe(false);
+  });
+});
