@@ -86,6 +86,7 @@ export class Engine {
   readonly kb: Kb;
   private readonly store: CaseStore;
   private readonly classifyText: Classifier;
+  private last?: { text: string; diagnosis: Diagnosis };
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly idleMs: number;
@@ -123,8 +124,17 @@ export class Engine {
     return false;
   }
 
+  /**
+   * The classifier, remembering its last answer: adapters ask `looksLikeLog` and the OCR gate
+   * checks a screenshot before the same text is diagnosed for real, so each paste is read once.
+   */
+  private diagnose(text: string): Diagnosis {
+    if (this.last?.text !== text) this.last = { text, diagnosis: this.classifyText(text) };
+    return this.last.diagnosis;
+  }
+
   private classify(text: string): Classified {
-    const diagnosis = this.classifyText(text);
+    const diagnosis = this.diagnose(text);
     const plan = planSteps(diagnosis.entry, diagnosis.facts, this.kb);
     return {
       diagnosis,
@@ -167,7 +177,7 @@ export class Engine {
    */
   private ocrDoubt(text: string, read: { confidence: number }[], lang: Lang): Message | undefined {
     const ocrConfidence = Math.min(...read.map((r) => r.confidence));
-    const d = this.classifyText(text);
+    const d = this.diagnose(text);
     const weakMatch = d.confidence < OCR_GATE.minDiagnosisConfidence || d.entry.priority < 0;
     if (ocrConfidence >= OCR_GATE.minOcrConfidence && !weakMatch) return undefined;
     const excerpt = text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900);
@@ -183,7 +193,7 @@ export class Engine {
 
   /** A quick look without opening a case: for watch modes that offer help only on real OOMs. */
   peek(text: string): { category: string; confidence: number; oom: boolean } {
-    const d = this.classifyText(text);
+    const d = this.diagnose(text);
     return { category: d.category, confidence: d.confidence, oom: d.category !== 'not_oom' };
   }
 
@@ -192,7 +202,7 @@ export class Engine {
    * adapters accept as a log, and what a case accepts as its new log. "thanks, trying now" is not.
    */
   looksLikeLog(text: string): boolean {
-    return text.trim() !== '' && isErrorShaped(this.classifyText(text).facts);
+    return text.trim() !== '' && isErrorShaped(this.diagnose(text).facts);
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
