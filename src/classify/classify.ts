@@ -37,14 +37,19 @@ export type Classifier = (text: string) => Diagnosis;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function createClassifier(kb: Kb): Classifier {
-  const reader = compileReader(kb);
+/** Rules over facts: which kb entry a set of facts makes true, however the facts were learned. */
+export type Judge = (facts: Facts, opts?: { truncated?: boolean }) => Diagnosis;
+
+/**
+ * The rule half of the classifier, on its own so that facts learned outside the paste (a user's
+ * answer to "which node was running?") re-decide the entry exactly as a log showing them would.
+ */
+export function createJudge(kb: Kb): Judge {
   const fallback = [...kb.entries].filter((e) => e.category === 'not_oom').sort((a, b) => a.priority - b.priority)[0];
   if (!fallback) throw new Error('kb has no not_oom entry to fall back on');
 
-  return (text: string): Diagnosis => {
-    const normalized = normalize(text);
-    const facts = extractFacts(normalized, reader);
+  return (facts, opts = {}) => {
+    const truncated = opts.truncated ?? false;
     const scored = kb.entries.map((entry) => ({ entry, result: evaluate(entry.match, facts) }));
     const holds = scored
       .filter((s) => s.result.truth === true)
@@ -65,7 +70,7 @@ export function createClassifier(kb: Kb): Classifier {
     const strengths = held.map((f) => facts.evidence[f]?.strength ?? 0.9);
     let confidence = winner ? Math.min(1, ...strengths) : 0.4;
     if (entry.category === 'not_oom' && !facts.primarySignature && !facts.oom) confidence = Math.min(confidence, 0.5);
-    if (normalized.truncated) confidence *= 0.95;
+    if (truncated) confidence *= 0.95;
 
     const runnersUp: Candidate[] = [
       ...holds.slice(1).map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'holds' as const })),
@@ -85,8 +90,17 @@ export function createClassifier(kb: Kb): Classifier {
       facts,
       evidence,
       runnersUp,
-      truncated: normalized.truncated,
+      truncated,
       kbVersion: kb.version,
     };
+  };
+}
+
+export function createClassifier(kb: Kb): Classifier {
+  const reader = compileReader(kb);
+  const judge = createJudge(kb);
+  return (text: string): Diagnosis => {
+    const normalized = normalize(text);
+    return judge(extractFacts(normalized, reader), { truncated: normalized.truncated });
   };
 }

@@ -43,7 +43,8 @@ export interface StageFacts {
   evidence: { node?: Evidence; stage?: Evidence };
 }
 
-function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
+/** The stage a node class name belongs to (the failing node in a log, or a name a user typed). */
+export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   return compiled.stages.find((s) => s.nodes.some((re) => re.test(node)))?.stage;
 }
 
