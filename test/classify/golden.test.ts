@@ -29,13 +29,18 @@ describe('golden diagnoses of real pastes', () => {
   });
 });
 
-describe('accuracy against the labels', () => {
-  const results = strict.map((s) => ({ s, got: classify(s.text).category }));
+// The issue's bars: 97% on the batch the rules were tuned on, 95% on the batch scored before
+// any rule saw it, and no false alarm anywhere.
+describe.each([
+  { batch: 'dev', min: 0.97 },
+  { batch: 'dev2', min: 0.95 },
+] as const)('accuracy against the labels of $batch', ({ batch, min }) => {
+  const results = strict.filter((s) => s.batch === batch).map((s) => ({ s, got: classify(s.text).category }));
   const right = results.filter((r) => r.got === r.s.category);
 
-  it('classifies at least 95% of the strictly labelled pastes right', () => {
+  it(`classifies at least ${min * 100}% of the strictly labelled pastes right`, () => {
     const misses = results.filter((r) => r.got !== r.s.category).map((r) => `${r.s.id}: ${r.s.category} -> ${r.got}`);
-    expect(right.length / results.length, misses.join('\n')).toBeGreaterThanOrEqual(0.95);
+    expect(right.length / results.length, misses.join('\n')).toBeGreaterThanOrEqual(min);
   });
 
   it('never calls a non-OOM error an OOM, nor an OOM something else', () => {
@@ -45,7 +50,7 @@ describe('accuracy against the labels', () => {
   });
 
   it('answers ambiguous pastes with one of their accepted labels most of the time', () => {
-    const ambiguous = corpus.filter((s) => s.category === 'ambiguous');
+    const ambiguous = corpus.filter((s) => s.batch === batch && s.category === 'ambiguous');
     const ok = ambiguous.filter((s) => s.alt_categories.includes(classify(s.text).category));
     expect(ok.length / ambiguous.length).toBeGreaterThanOrEqual(0.6);
   });

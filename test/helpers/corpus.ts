@@ -9,14 +9,20 @@ export interface Sample {
   alt_categories: string[];
   error_line_in_text: boolean;
   text: string;
+  /** Which batch the sample came in: `dev` was tuned on, `dev2` was scored before any rule saw it. */
+  batch: 'dev' | 'dev2';
 }
 
 export const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-export const corpus: Sample[] = readFileSync(fixture('corpus-dev.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as Sample);
+const load = (batch: Sample['batch']): Sample[] =>
+  readFileSync(fixture(`corpus-${batch}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => ({ ...(JSON.parse(l) as Omit<Sample, 'batch'>), batch }));
+
+/** Both batches of real pastes the project was given (dev2 was scored before any rule saw it). */
+export const corpus: Sample[] = [...load('dev'), ...load('dev2')];
 
 export const sample = (id: string): Sample => {
   const s = corpus.find((x) => x.id === id);
