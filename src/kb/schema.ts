@@ -165,12 +165,14 @@ export const StageHints = z.strictObject({
       stage: z.string(),
       /** Node class names: exact, or with * as a wildcard (case-insensitive). */
       nodes: z.array(z.string()).default([]),
-      /** Substrings of a stack frame line ("File ..., in fn" or the code line below it). */
+      /** Substrings of a stack frame, `path inside its package", line in function | code line`, matched at a word start. */
       frames: z.array(z.string()).default([]),
       /** Model classes named by "Requested to load X" (exact, or with *). */
       models: z.array(z.string()).default([]),
-      /** Phrases in the log or the user's words within a few lines of the error (case-insensitive). */
+      /** Phrases that say what failed: in the log around the error, or in the user's own sentences (case-insensitive). */
       phrases: z.array(z.string().min(2)).default([]),
+      /** Log lines (or progress-bar labels) that start this stage; the last one before the error tells what was running. */
+      events: z.array(z.string().min(3)).default([]),
     }),
   ),
 });

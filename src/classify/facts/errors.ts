@@ -90,11 +90,15 @@ function lineIndex(lines: string[]): (offset: number) => number {
   };
 }
 
+/** A new run, or the next step of one, begins: hits on either side are different messages. */
+const RUN_BOUNDARY = /^\s{0,4}(?:got prompt|prompt executed in|requested to load)\b|\d{1,3}%\s{0,2}\|/i;
+
 /** The first line of the last cluster of hits: where the last multi-line message starts. */
-function startOfLastBlock(lines: number[]): number {
-  const sorted = [...lines].sort((a, b) => a - b);
+function startOfLastBlock(hitLines: number[], lines: string[]): number {
+  const sorted = [...hitLines].sort((a, b) => a - b);
+  const apart = (a: number, b: number) => b - a > 8 || lines.slice(a + 1, b).some((l) => RUN_BOUNDARY.test(l));
   let i = sorted.length - 1;
-  while (i > 0 && sorted[i]! - sorted[i - 1]! <= 8) i--;
+  while (i > 0 && !apart(sorted[i - 1]!, sorted[i]!)) i--;
   return sorted[i]!;
 }
 
@@ -147,7 +151,7 @@ export function readErrors(lines: string[], signatures: CompiledSignature[]): Er
     for (const id of found) {
       const sig = byId.get(id)!;
       if (!sig.oom || sig.benign) continue;
-      const line = startOfLastBlock(hits.get(id)!);
+      const line = startOfLastBlock(hits.get(id)!, lines);
       const outranks = !oom || line > oom.line || (line === oom.line && OOM_PRECEDENCE.indexOf(sig.oom) < OOM_PRECEDENCE.indexOf(oom.kind));
       if (outranks) oom = { kind: sig.oom, line, strength: primary ? 0.6 : 0.8, source: 'memory wording' };
     }

@@ -53,6 +53,12 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
     set(key, env[key] as never);
   }
   for (const key of ['requestedGb', 'totalGb', 'freeGb', 'allocatedGb', 'reservedUnallocatedGb'] as const) set(key, alloc[key]);
+  // A device cannot have more free than it has: such a figure (ZLUDA and some drivers print them)
+  // is garbage and must not argue that memory was plentiful.
+  if (facts.freeGb !== undefined && facts.totalGb !== undefined && facts.freeGb > facts.totalGb) {
+    delete facts.freeGb;
+    delete facts.evidence.freeGb;
+  }
   if (errors.recoveredVaeTiling) facts.recoveredVaeTiling = true;
 
   // An attached /system_stats or workflow says more reliably what the log only hints at.

@@ -1,15 +1,36 @@
-// Which node and which stage of the workflow failed. Three readings, most reliable first: the
-// node's class name, the innermost stack frames, then what ComfyUI was loading and whether
-// sampling had started. The stage vocabulary and name lists live in kb/stages.yaml.
+// Which node and which stage of the workflow failed. Five readings, most reliable first:
+//   1. the failing node's class name, as ComfyUI reports it;
+//   2. a node the user names in their own words around the paste;
+//   3. the innermost stack frames of the traceback that ends in the error (the function and the
+//      file inside a package count; the custom-node folder's name only when nothing else does);
+//   4. words around the error that say what failed ("model failed to load", "(Encoding)");
+//   5. the run's timeline: the last thing the log started before the error (a model requested,
+//      a loader's line, a sampling progress bar).
+// The stage vocabulary and name lists live in kb/stages.yaml.
 import type { StageHints } from '../../kb/schema.ts';
 import type { Evidence, Stage } from './types.ts';
 
+interface NodeGlob {
+  re: RegExp;
+  /** Literal characters in the glob: the more a glob spells out, the more it says. */
+  literal: number;
+}
+
+interface CompiledStage {
+  stage: Stage;
+  nodes: NodeGlob[];
+  frames: string[];
+  models: RegExp[];
+  phrases: string[];
+  events: string[];
+}
+
 export interface CompiledStages {
-  stages: { stage: Stage; nodes: RegExp[]; frames: string[]; models: RegExp[]; phrases: string[] }[];
+  stages: CompiledStage[];
 }
 
 /** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
-const foldFrame = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
 const glob = (pattern: string) =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.{0,80}')}$`, 'i');
@@ -18,34 +39,70 @@ export function compileStages(hints: StageHints): CompiledStages {
   return {
     stages: hints.stages.map((s) => ({
       stage: s.stage as Stage,
-      nodes: s.nodes.map(glob),
-      frames: s.frames.map(foldFrame),
+      nodes: s.nodes.map((n) => ({ re: glob(n), literal: n.replace(/\*/g, '').length })),
+      frames: s.frames.map(fold),
       models: s.models.map(glob),
-      phrases: s.phrases.map((p) => p.toLowerCase()),
+      phrases: s.phrases.map(fold),
+      events: s.events.map(fold),
     })),
   };
+}
+
+/**
+ * The stage a node class name belongs to (the failing node in a log, or a name a user typed).
+ * The glob that spells out most of the name decides, so `SamplerCustom*` beats `SAM*` for
+ * SamplerCustomAdvanced whatever the order of the lists; equal ones go to the earlier stage.
+ */
+export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
+  let best: { stage: Stage; literal: number } | undefined;
+  for (const s of compiled.stages) {
+    for (const n of s.nodes) if (n.re.test(node) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
+  }
+  return best?.stage;
+}
+
+/**
+ * True when `hint` occurs in `text` at the start of a word ("vae" in "video vae v3", not in
+ * "nvae"); a hint that starts with punctuation (".to(device") may follow anything.
+ */
+function atWordStart(text: string, hint: string): boolean {
+  if (!/^[a-z0-9]/.test(hint)) return text.includes(hint);
+  for (let at = text.indexOf(hint); at >= 0; at = text.indexOf(hint, at + 1)) {
+    if (at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) return true;
+  }
+  return false;
 }
 
 const NODE_REPORT = /node type:?\**:?\s{0,4}`?([^`*\n]{1,80})/i;
 const NODE_EXECUTING = /error occurred when executing\s{1,3}([^:\n]{1,80}):/i;
 const NODE_NAME = /^[A-Za-z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?$/;
-/** "KSampler : XPU out of memory ..." / "KSampler: Allocation on device" */
-const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:\s{1,2}\S/;
+/** "KSampler : XPU out of memory ..." / "KSampler: Allocation on device"; not "Requested : 3.00 GiB". */
+const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:\s{1,2}(?![\d.]{1,12}\s{0,2}[KMGT]?i?B\b)\S/;
+/** A CamelCase or all-caps identifier, the shape of a node class name in a sentence. */
+const NODE_WORD = /\b[A-Za-z][A-Za-z0-9]{4,60}\+?/g;
 const FRAME = /^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
+const TRACEBACK_START = /traceback \(most recent call last\)|^#{1,3} stack trace|during handling of the above exception|the above exception was the direct cause/i;
+/** An exception line ends one traceback: frames beyond it belong to another. */
+const EXCEPTION_LINE = /^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i;
+const BACKGROUND_THREAD = /^\s{0,4}exception in thread\b/i;
 const REQUESTED = /requested to load\s{1,2}([\w.]{1,80})/i;
+/** A run starts afresh: what the previous prompt loaded says nothing about this one. */
+const RUN_START = /^\s{0,4}(?:got prompt|prompt executed in)\b/i;
 // A tqdm bar ("  0%|          | 0/20 [00:00<?, ?it/s]"); OCR often reads the bar as l, I or [.
 const PROGRESS = /\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</;
+const PROGRESS_LABEL = /^(.{0,120}?)\d{1,3}%\s{0,2}[|lI[]/;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
+/** Words that make a line a person's sentence rather than a program's output. */
+const PROSE = /\b(?:i|i'm|i've|my|me|when|whenever|while|after|trying|tried|get|got|getting|gets|run|running|ran|use|using|it|this|then|fails?|failed|error|crash(?:es|ed)?)\b/gi;
+/** Program output: frames, timestamps, `[tags]`, `Warning:`-style prefixes, tables, report markup. */
+const LOG_SHAPED = /^\s{0,12}(?:File "|Traceback|\[|\d{1,4}[-:/.]\d|[\w.]{1,80}(?:Error|Exception):|[A-Za-z][\w ]{1,24}:\s|at |>>|\*\*|#|\||-{2,}|={2,})/;
+const CJK = /[\u4e00-\u9fff]/g;
+const MEMORY_TALK = /out of memory|\boom\b|vram|显存|内存|memory|crash|fail|error|报错/i;
 
 export interface StageFacts {
   node?: string;
   stage?: Stage;
   evidence: { node?: Evidence; stage?: Evidence };
-}
-
-/** The stage a node class name belongs to (the failing node in a log, or a name a user typed). */
-export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
-  return compiled.stages.find((s) => s.nodes.some((re) => re.test(node)))?.stage;
 }
 
 /** The failing node's class name, from the report or toast formats, or from the line above the error. */
@@ -66,7 +123,7 @@ function findNode(lines: string[], errorLine: number | undefined, compiled: Comp
     if (NODE_NAME.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
     break;
   }
-  // A node name somewhere on the error line itself (OCR'd dialogs run everything together).
+  // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError...").
   for (const word of lines[errorLine]!.split(/[\s:]{1,4}/)) {
     if (/^[A-Z][A-Za-z0-9]{3,60}\+?$/.test(word) && /[a-z]/.test(word) && !/error|exception/i.test(word) && stageOfNode(word, compiled)) {
       return { node: word, line: errorLine };
@@ -75,77 +132,207 @@ function findNode(lines: string[], errorLine: number | undefined, compiled: Comp
   return undefined;
 }
 
-/** Stack frames, innermost (printed last) first, as "path in function" plus the code line below. */
-function framesInnermostFirst(lines: string[], errorLine: number | undefined): { text: string; line: number }[] {
-  const frames: { text: string; line: number }[] = [];
-  // A paste cut down to its last code line still names the innermost call.
-  const above = errorLine !== undefined ? lines[errorLine - 1] : undefined;
-  if (above && /^\s{2,}\S/.test(above) && !FRAME.test(lines[errorLine! - 2] ?? '') && !FRAME.test(above)) {
-    frames.push({ text: foldFrame(`| ${above.trim()}`), line: errorLine! - 1 });
+const isProse = (line: string) => {
+  if (LOG_SHAPED.test(line)) return false;
+  const words = line.trim().split(/\s{1,4}/).length;
+  return (words >= 5 && (line.match(PROSE)?.length ?? 0) >= 2) || (line.match(CJK)?.length ?? 0) >= 4;
+};
+
+/**
+ * A node or stage the user names in their own sentences ("the KSampler node runs out of memory",
+ * "VAE 解码时爆显存"). Only an unambiguous mention counts: one stage, or one stage named in the
+ * sentence that talks about the failure.
+ */
+function stageInProse(lines: string[], compiled: CompiledStages): { stage: Stage; line: number } | undefined {
+  const named: { stage: Stage; line: number; aboutFailure: boolean }[] = [];
+  lines.forEach((line, i) => {
+    if (!isProse(line)) return;
+    const stages = new Set<Stage>();
+    for (const m of line.matchAll(NODE_WORD)) {
+      // A node class name has an upper-case letter past its first ("KSampler", "VAEDecode").
+      if (!/^.[^A-Z]{0,60}$/.test(m[0])) {
+        const s = stageOfNode(m[0], compiled);
+        if (s) stages.add(s);
+      }
+    }
+    const folded = fold(line);
+    for (const s of compiled.stages) if (s.phrases.some((p) => atWordStart(folded, p))) stages.add(s.stage);
+    for (const stage of stages) named.push({ stage, line: i, aboutFailure: MEMORY_TALK.test(line) });
+  });
+  const distinct = (list: typeof named) => [...new Set(list.map((n) => n.stage))];
+  if (distinct(named).length === 1) return named[0];
+  const aboutFailure = named.filter((n) => n.aboutFailure);
+  return distinct(aboutFailure).length === 1 ? aboutFailure[0] : undefined;
+}
+
+interface Frame {
+  /** `path", line in function | code`, the path inside its package (custom-node folder or site-packages cut off); folded. */
+  text: string;
+  path: string;
+  fn: string;
+  /** The custom-node folder holding the file, a weaker hint than anything inside it. */
+  pack?: string;
+  line: number;
+}
+
+/**
+ * A kb frame hint: `fn:name` is the function (`fn:decode*` any whose name starts so), `path:word`
+ * a word of the file's path inside its package, anything else a piece of the whole frame.
+ */
+function frameHas(frame: Pick<Frame, 'text' | 'path' | 'fn'>, hint: string): boolean {
+  if (hint.startsWith('fn:')) {
+    const name = hint.slice(3);
+    return name.endsWith('*') ? frame.fn.startsWith(name.slice(0, -1)) : frame.fn === name;
   }
-  lines.forEach((l, i) => {
-    const m = FRAME.exec(l);
-    if (!m) return;
+  if (hint.startsWith('path:')) return atWordStart(frame.path, hint.slice(5));
+  return atWordStart(frame.text, hint);
+}
+
+/** Splits a frame's path into the custom-node pack and the part that says what the code does. */
+function framePlace(path: string): { inner: string; pack?: string } {
+  const p = path.replace(/\\/g, '/');
+  const custom = /\/custom_nodes\/([^/]{1,120})\/(.{1,400})$/i.exec(p);
+  if (custom) return { pack: custom[1]!, inner: custom[2]! };
+  const lib = /\/(?:site|dist)-packages\/(.{1,400})$/i.exec(p);
+  if (lib) return { inner: lib[1]! };
+  // Past the install folder: user folder names ("D:/upscale tests/ComfyUI/...") say nothing.
+  const root = /\/comfyui\/(?!.{0,400}\/comfyui\/)(.{1,400})$/i.exec(p);
+  return { inner: root ? root[1]! : p.split('/').slice(-3).join('/') };
+}
+
+/**
+ * The frames of the traceback that ends in the error, innermost first. Python prints frames
+ * above the exception line; ComfyUI's error report puts the message first and the stack below.
+ * Frames of another traceback in the same paste (a chained one, an earlier run) are left out.
+ */
+function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
+  const frameAt = (i: number): Frame | undefined => {
+    const m = FRAME.exec(lines[i]!);
+    if (!m) return undefined;
     const next = lines[i + 1] ?? '';
     const code = FRAME.test(next) ? '' : next.trim();
-    // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode` match.
-    frames.push({ text: foldFrame(`${m[1]!.replace(/\\/g, '/')}", line in ${m[2]} | ${code}`), line: i });
-  });
-  return frames.reverse().sort((a, b) => b.line - a.line);
+    const { inner, pack } = framePlace(m[1]!);
+    // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode |` match.
+    return { text: fold(`${inner}", line in ${m[2]} | ${code}`), path: fold(inner), fn: fold(m[2]!.trim()), ...(pack ? { pack: fold(pack) } : {}), line: i };
+  };
+  const collect = (from: number, to: number) => {
+    const out: Frame[] = [];
+    for (let i = from; i < to; i++) {
+      const f = frameAt(i);
+      if (f) out.push(f);
+    }
+    return out.reverse();
+  };
+  if (errorLine === undefined) return collect(0, lines.length);
+
+  // A paste cut down to its last code line still names the innermost call.
+  const last = lines[errorLine - 1];
+  const codeLine: Frame[] =
+    last && /^\s{1,}\S/.test(last) && !FRAME.test(last) && !FRAME.test(lines[errorLine - 2] ?? '')
+      ? [{ text: fold(`| ${last.trim()}`), path: '', fn: '', line: errorLine - 1 }]
+      : [];
+  let start = errorLine;
+  while (start > 0 && !TRACEBACK_START.test(lines[start - 1]!) && !EXCEPTION_LINE.test(lines[start - 1]!)) start--;
+  const above = [...codeLine, ...collect(start, errorLine)];
+  if (above.length) return above;
+  let end = errorLine + 1;
+  while (end < lines.length && end < errorLine + 400 && !EXCEPTION_LINE.test(lines[end]!)) end++;
+  return collect(errorLine + 1, end);
+}
+
+/** Where the error's traceback begins: what is written right around it describes the failure. */
+function blockStart(lines: string[], errorLine: number): number {
+  for (let i = errorLine; i >= Math.max(0, errorLine - 400); i--) if (TRACEBACK_START.test(lines[i]!)) return i;
+  return errorLine;
+}
+
+const stageOfModel = (model: string, compiled: CompiledStages) => compiled.stages.find((s) => s.models.some((re) => re.test(model)))?.stage;
+const stageOfEvent = (text: string, compiled: CompiledStages) => {
+  const folded = fold(text);
+  return compiled.stages.find((s) => s.events.some((e) => atWordStart(folded, e)))?.stage;
+};
+
+/**
+ * The last thing the run started before the error: a model ComfyUI was asked to load, a loader
+ * announcing itself, or a progress bar (sampling, unless its label says loading or decoding).
+ */
+function lastStarted(lines: string[], end: number, compiled: CompiledStages): { stage: Stage; line: number; strength: number } | undefined {
+  let last: { stage: Stage; line: number; strength: number } | undefined;
+  let requestedUnknown = false;
+  for (let i = 0; i < end; i++) {
+    const text = lines[i]!;
+    if (RUN_START.test(text)) {
+      last = undefined;
+      continue;
+    }
+    const requested = REQUESTED.exec(text);
+    if (requested) {
+      const byModel = stageOfModel(requested[1]!, compiled);
+      // A diffusion model (not named in any list) is loaded to sample; until a bar shows
+      // sampling began, the load itself is what was running.
+      requestedUnknown = !byModel;
+      last = { stage: byModel ?? 'model_load', line: i, strength: byModel ? 0.7 : 0.55 };
+      continue;
+    }
+    if (PROGRESS.test(text)) {
+      const label = PROGRESS_LABEL.exec(text)?.[1] ?? '';
+      const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
+      last = { stage: labelled ?? 'sampling', line: i, strength: requestedUnknown || labelled ? 0.7 : 0.6 };
+      continue;
+    }
+    const event = stageOfEvent(text, compiled);
+    if (event) last = { stage: event, line: i, strength: 0.6 };
+  }
+  return last;
 }
 
 export function readStage(lines: string[], errorLine: number | undefined, compiled: CompiledStages): StageFacts {
   const evidence: StageFacts['evidence'] = {};
+  const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
   const found = findNode(lines, errorLine, compiled);
-  if (found) evidence.node = { line: found.line, text: lines[found.line]!, source: 'node name', strength: 1 };
+  if (found) evidence.node = at(found.line, 'node name', 1);
   const node = found?.node;
+  const done = (stage: Stage, ev: Evidence): StageFacts => {
+    evidence.stage = ev;
+    return { ...(node ? { node } : {}), stage, evidence };
+  };
 
   const byNode = node ? stageOfNode(node, compiled) : undefined;
-  if (byNode) {
-    evidence.stage = { line: found!.line, text: lines[found!.line]!, source: 'failing node', strength: 1 };
-    return { node, stage: byNode, evidence };
+  if (byNode) return done(byNode, at(found!.line, 'failing node', 1));
+
+  const prose = stageInProse(lines, compiled);
+  if (prose) return done(prose.stage, at(prose.line, 'your words', 0.75));
+
+  const frames = errorFrames(lines, errorLine);
+  for (const frame of frames) {
+    const hit = compiled.stages.find((s) => s.frames.some((f) => frameHas(frame, f)));
+    if (hit) return done(hit.stage, at(frame.line, 'stack frame', 0.85));
+  }
+  for (const frame of frames) {
+    const pack = frame.pack;
+    const byPack = pack && (stageOfNode(pack, compiled) ?? compiled.stages.find((s) => s.frames.some((f) => frameHas({ text: pack, path: pack, fn: '' }, f)))?.stage);
+    if (byPack) return done(byPack, at(frame.line, 'custom node folder', 0.6));
   }
 
-  for (const frame of framesInnermostFirst(lines, errorLine)) {
-    const hit = compiled.stages.find((s) => s.frames.some((f) => frame.text.includes(f)));
-    if (hit) {
-      evidence.stage = { line: frame.line, text: lines[frame.line]!, source: 'stack frame', strength: 0.85 };
-      return { node, stage: hit.stage, evidence };
-    }
-  }
-
-  // What the log or the user says right around the error ("Error in Phase 1 (Encoding)").
   if (errorLine !== undefined) {
-    for (let i = Math.max(0, errorLine - 6); i < Math.min(lines.length, errorLine + 13); i++) {
-      const text = lines[i]!.toLowerCase();
-      const hit = compiled.stages.find((s) => s.phrases.some((p) => text.includes(p)));
-      if (hit) {
-        evidence.stage = { line: i, text: lines[i]!, source: 'words near the error', strength: 0.65 };
-        return { node, stage: hit.stage, evidence };
-      }
+    // What the log says right around the error ("Error in Phase 1 (Encoding)"), nearest first.
+    const from = Math.max(0, blockStart(lines, errorLine) - 6);
+    const to = Math.min(lines.length - 1, errorLine + 13);
+    const window = Array.from({ length: to - from + 1 }, (_, k) => from + k).sort((a, b) => Math.abs(a - errorLine) - Math.abs(b - errorLine));
+    for (const i of window) {
+      // Sentences were weighed by the prose reading; a mention it found ambiguous stays so.
+      if (isProse(lines[i]!)) continue;
+      const text = fold(lines[i]!);
+      const hit = compiled.stages.find((s) => s.phrases.some((p) => atWordStart(text, p)));
+      if (hit) return done(hit.stage, at(i, 'words near the error', 0.65));
+    }
+    // A background thread's error (A1111's memory monitor) did not happen in the run's own stage.
+    if (BACKGROUND_THREAD.test(lines[blockStart(lines, errorLine)] ?? '') || BACKGROUND_THREAD.test(lines[blockStart(lines, errorLine) - 1] ?? '')) {
+      return node ? done('other', at(found!.line, 'failing node', 1)) : { evidence };
     }
   }
 
-  // What ComfyUI was loading last before the error, and whether sampling had begun.
-  const end = errorLine ?? lines.length;
-  let requested: { model: string; line: number } | undefined;
-  let progressAfter = false;
-  for (let i = 0; i < end; i++) {
-    const m = REQUESTED.exec(lines[i]!);
-    if (m) {
-      requested = { model: m[1]!, line: i };
-      progressAfter = false;
-    } else if (PROGRESS.test(lines[i]!)) progressAfter = true;
-  }
-  if (requested) {
-    const byModel = compiled.stages.find((s) => s.models.some((re) => re.test(requested!.model)))?.stage;
-    const stage: Stage = byModel ?? (progressAfter ? 'sampling' : 'model_load');
-    evidence.stage = { line: requested.line, text: lines[requested.line]!, source: 'requested to load', strength: byModel || progressAfter ? 0.7 : 0.55 };
-    return { node, stage, evidence };
-  }
-  if (lines.slice(0, end).some((l) => PROGRESS.test(l))) {
-    evidence.stage = { line: end - 1, text: '', source: 'sampling progress bar', strength: 0.6 };
-    return { node, stage: 'sampling', evidence };
-  }
+  const started = lastStarted(lines, errorLine ?? lines.length, compiled);
+  if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }

@@ -1,0 +1,197 @@
+// Error families that unseen real logs exposed. Each test is a family, written the way PyTorch,
+// ComfyUI, the OS or the application prints it; none is a corpus sample.
+import { describe, expect, it } from 'vitest';
+import { classify, factsOf } from '../helpers/kb.ts';
+
+const oom = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.';
+
+describe('weights being moved are model loading', () => {
+  it("reads torch's Module.to / _apply / convert frames as a load", () => {
+    const paste = [
+      'Traceback (most recent call last):',
+      '  File "/home/u/ComfyUI/custom_nodes/some-pack/nodes.py", line 88, in run',
+      '    self.model.to("cuda")',
+      '  File "/home/u/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1340, in to',
+      '    return self._apply(convert)',
+      '  File "/home/u/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 900, in _apply',
+      '    module._apply(fn)',
+      '  File "/home/u/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1326, in convert',
+      '    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)',
+      oom,
+    ].join('\n');
+    expect(classify(paste).category).toBe('oom_gpu_model_load');
+  });
+
+  it("reads a quantized layer's own _apply (GGUF) and A1111's load_model as a load", () => {
+    const gguf = ['  File "D:\\ComfyUI\\custom_nodes\\ComfyUI-GGUF\\ops.py", line 61, in _apply', '    return super()._apply(fn)', oom].join('\n');
+    expect(factsOf(gguf).stage).toBe('model_load');
+    const a1111 = [
+      'loading stable diffusion model: OutOfMemoryError',
+      'Traceback (most recent call last):',
+      '  File "C:\\sd\\webui\\modules\\sd_models.py", line 748, in load_model',
+      '    sd_model.to(shared.device)',
+      oom,
+    ].join('\n');
+    expect(factsOf(a1111).stage).toBe('model_load');
+  });
+
+  it('takes "failed to load" wordings around the error, and a loader line as the last thing started', () => {
+    expect(factsOf('** model sd-1.5 could not be loaded: CUDA out of memory. Tried to allocate 16.00 MiB').stage).toBe('model_load');
+    const timeline = ['Requested to load AutoencodingEngine', 'loaded completely 9.5 159.8 True', 'Loading models from a folder is deprecated', '!!! Exception during processing !!! CUDA error: out of memory'].join('\n');
+    expect(factsOf(timeline).stage).toBe('model_load');
+  });
+
+  it('reads a download or shard-loading bar as loading, not sampling', () => {
+    const paste = ['Loading checkpoint shards:  25%|██▌       | 1/4 [00:03<00:09,  3.2s/it]', oom].join('\n');
+    expect(factsOf(paste).stage).toBe('model_load');
+  });
+});
+
+describe('the right stage reading wins', () => {
+  it('lets the glob that spells out most of a node name decide (SamplerCustom*, not SAM*)', () => {
+    expect(factsOf('- **Node Type:** SamplerCustomAdvanced\n- **Exception Message:** Allocation on device').stage).toBe('sampling');
+    expect(factsOf('- **Node Type:** SAMDetectorCombined\n- **Exception Message:** Allocation on device').stage).toBe('detector');
+  });
+
+  it('reads the function inside a custom node, not the name of its folder', () => {
+    const paste = [
+      'Traceback (most recent call last):',
+      '  File "/x/ComfyUI/custom_nodes/seedvr2_videoupscaler/src/models/video_vae_v3/modules/attn_video_vae.py", line 901, in decode',
+      '    h = self.decoder(z)',
+      oom,
+    ].join('\n');
+    expect(factsOf(paste).stage).toBe('vae_decode');
+    // With nothing inside telling, the folder's name is the last hint.
+    const byFolder = ['  File "/x/ComfyUI/custom_nodes/ComfyUI_UltimateSDUpscale/utils.py", line 12, in run', '    x = y * 2', oom].join('\n');
+    expect(factsOf(byFolder)).toMatchObject({ stage: 'upscale', evidence: { stage: { source: 'custom node folder' } } });
+  });
+
+  it('reads a text-encoder frame even when a VAE was requested before it', () => {
+    const paste = [
+      'Requested to load WanVAE',
+      'loaded completely 6000 242 True',
+      '!!! Exception during processing !!! Allocation on device',
+      'Traceback (most recent call last):',
+      '  File "/x/ComfyUI/nodes.py", line 70, in encode',
+      '    return (clip.encode_from_tokens_scheduled(tokens), )',
+      '  File "/x/ComfyUI/comfy/sd.py", line 170, in encode_from_tokens_scheduled',
+      '    pooled_dict = self.encode_from_tokens(tokens, return_pooled=return_pooled)',
+      'torch.OutOfMemoryError: Allocation on device',
+    ].join('\n');
+    expect(factsOf(paste).stage).toBe('text_encoder');
+  });
+
+  it('gives sampling its own words, and takes a last code line indented by one space', () => {
+    expect(factsOf('TiledSampler: sampling failed (OutOfMemoryError: Allocation on device 0 would exceed allowed memory.)').stage).toBe('sampling');
+    expect(factsOf(' torch.empty((out_features, in_features), **factory_kwargs)\ntorch.OutOfMemoryError: Allocation on device').stage).toBe('model_load');
+  });
+
+  it('reads only the traceback that ends in the error, not a chained or earlier one', () => {
+    const paste = [
+      'Traceback (most recent call last):',
+      '  File "/x/ComfyUI/comfy/sd.py", line 700, in decode',
+      '    out = self.first_stage_model.decode(samples)',
+      oom,
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      'Traceback (most recent call last):',
+      '  File "/x/ComfyUI/custom_nodes/pack/retry.py", line 20, in upscale_retry',
+      '    return upscale(x)',
+      'RuntimeError: retry failed',
+    ].join('\n');
+    expect(factsOf(paste).stage).toBe('vae_decode');
+  });
+
+  it('does not take a background thread for the stage of the run (A1111 memory monitor)', () => {
+    const paste = [
+      ' 40%|████      | 8/20 [00:04<00:06,  1.9it/s]',
+      'Exception in thread MemMon:',
+      'Traceback (most recent call last):',
+      '  File "C:\\sd\\webui\\modules\\memmon.py", line 53, in run',
+      '    free, total = self.cuda_mem_get_info()',
+      'RuntimeError: CUDA error: out of memory',
+    ].join('\n');
+    expect(factsOf(paste).stage).toBeUndefined();
+    expect(classify(paste).category).toBe('oom_gpu_other');
+  });
+
+  it('picks the last run of a paste that holds two', () => {
+    const paste = [
+      '[ERROR] Got an OOM, unloading all loaded models.',
+      'Prompt executed in 70.11 seconds',
+      'Requested to load LTXAV',
+      ' 33%|███▎      | 1/3 [00:04<00:09,  4.58s/it]',
+      'KSampler: Allocation on device 0 would exceed allowed memory. (out of memory)',
+    ].join('\n');
+    expect(factsOf(paste).evidence.oom?.line).toBe(4);
+  });
+});
+
+describe('the user names the node in their own words', () => {
+  it('takes one node named in prose above the traceback as the stage', () => {
+    const paste = ['Every time the VAEDecode node runs on my 3060 I get this error:', '', oom].join('\n');
+    expect(factsOf(paste)).toMatchObject({ stage: 'vae_decode', evidence: { stage: { source: 'your words' } } });
+    expect(factsOf(['我在用 VAE解码 的时候爆显存了，怎么办', oom].join('\n')).stage).toBe('vae_decode');
+  });
+
+  it('ignores prose that names several stages, and does not take log lines for prose', () => {
+    expect(factsOf(['My workflow is KSampler then VAEDecode then UltimateSDUpscale, nothing special.', oom].join('\n')).stage).toBeUndefined();
+    // ComfyUI's own warning right before the OOM: the tiled retry of a VAE decode failed too.
+    const retry = factsOf(['Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.', oom].join('\n'));
+    expect(retry).toMatchObject({ stage: 'vae_decode', evidence: { stage: { source: 'words near the error' } } });
+  });
+});
+
+describe('Linux kill notices', () => {
+  it.each([
+    ['a padded job table line', './run.sh: line 42:     8 Killed                  python3 main.py --listen'],
+    ['a bash job line', '[1]+  Killed                  python main.py'],
+    ['zsh', 'zsh: killed     python main.py'],
+    ['earlyoom', 'earlyoom[812]: sending SIGTERM to process 4242 uid 1000 "python3": badness 912, VmRSS 28123 MiB'],
+    ['systemd-oomd', 'systemd-oomd[640]: Killed /user.slice/user-1000.slice/app.slice/comfy.scope due to memory pressure for /user.slice being 92.1% > 80.0% for > 20s with reclaim activity'],
+    ['a container exit', 'comfyui-1 exited with code 137'],
+    ['torchrun', 'exitcode  : -9 (pid: 1234)'],
+  ])('%s is the OOM killer', (_name, line) => {
+    const d = classify(`Requested to load Flux\n${line}`);
+    expect(d.category).toBe('oom_cpu_ram');
+    expect(d.entry.id).toBe('oom-killer');
+  });
+
+  it('does not take a SIGTERM of sibling processes for the OOM killer', () => {
+    expect(factsOf('WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 45737 closing signal SIGTERM').oom).toBeUndefined();
+  });
+});
+
+describe('out-of-memory wordings outside PyTorch', () => {
+  it.each([
+    ['Intel PI', 'RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 (PI_ERROR_OUT_OF_RESOURCES)', 'xpu'],
+    ['Intel UR', 'RuntimeError: UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY', 'xpu'],
+    ['onnxruntime', '[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while running Conv node. Status Message: bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal(size_t, bool) Failed to allocate memory for requested buffer of size 2359296', 'cuda'],
+    ['TensorRT', '[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory (no further information)', 'cuda'],
+    ['the CUDA driver API', 'RuntimeError: CUDA driver error: out of memory', 'cuda'],
+    ['Triton', 'RuntimeError: Triton Error [CUDA]: out of memory', 'cuda'],
+    ['Wan2GP', 'gradio.exceptions.Error: The generation of the video has encountered an error: it is likely that you have unsufficient VRAM and you should therefore reduce the video resolution or its number of frames.', 'cuda'],
+    ['SwarmUI', '[Warning] Your system memory usage exceeded 98.2% just before the backend process failed. This might indicate a memory overload.', 'ram'],
+    ['Metal', 'Error: command buffer exited with error status. (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)', 'mps'],
+    ['a Japanese page file', 'OSError: [WinError 1455] ページング ファイルが小さすぎるため、この操作を完了できません。', 'ram'],
+  ])('%s', (_name, line, kind) => {
+    expect(factsOf(line).oom).toBe(kind);
+  });
+});
+
+describe('memory figures that prove nothing', () => {
+  it('keeps an AMD OOM with plenty "free" an AMD OOM', () => {
+    const d = classify('Device: cuda:0 AMD Radeon RX 7900 XTX [ZLUDA] : native\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.98 GiB of which 20.01 GiB is free.');
+    expect(d.category).toBe('oom_amd_hip');
+    const hip = classify('torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 15.98 GiB of which 13.02 GiB is free.');
+    expect(hip.category).toBe('oom_amd_hip');
+  });
+
+  it('drops a free figure larger than the device', () => {
+    const f = factsOf('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 17179869184.00 GiB is free.');
+    expect(f.freeGb).toBeUndefined();
+    expect(f.requestFitsFree).toBeUndefined();
+    expect(classify('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 17179869184.00 GiB is free.').category).toBe('oom_gpu_other');
+  });
+});
