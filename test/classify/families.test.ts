@@ -195,3 +195,19 @@ describe('memory figures that prove nothing', () => {
     expect(classify('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 17179869184.00 GiB is free.').category).toBe('oom_gpu_other');
   });
 });
+
+describe('AMD behind CUDA wording', () => {
+  it.each([
+    ['a gfx target', 'AMD arch: gfx1100'],
+    ['the HSA override', 'export HSA_OVERRIDE_GFX_VERSION=10.3.0'],
+    ['MIOpen', 'MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_30.kdb'],
+    ["ZLUDA's runtime", 'Could not load library amdhip64.dll'],
+  ])('%s makes a CUDA-worded OOM an AMD one', (_name, line) => {
+    expect(classify(`${line}\n${oom}`).category).toBe('oom_amd_hip');
+  });
+
+  it('leaves CUDA wording with no sign of AMD alone', () => {
+    expect(classify(oom).facts.gpuVendor).toBeUndefined();
+    expect(classify(oom).category).toBe('oom_gpu_other');
+  });
+});

@@ -150,7 +150,8 @@ export function readEnvironment(lines: string[], knownFlags: ReadonlySet<string>
   const backend = firstMatch(lines, [
     { re: /zluda/i, value: () => 'zluda' as const },
     { re: /directml|privateuseone|torch_directml|dml\.py/i, value: () => 'directml' as const },
-    { re: /\bhip out of memory|rocm version|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error/i, value: () => 'rocm' as const },
+    // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA.
+    { re: /\bhip out of memory|rocm version|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, value: () => 'rocm' as const },
     { re: /\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS/i, value: () => 'mps' as const },
     { re: /\bxpu\b|intel_extension_for_pytorch|ipex/i, value: () => 'xpu' as const },
   ]);
