@@ -2,7 +2,8 @@
 // pure parts (classifier, planner, state machine, renderer) to the case store; chat adapters and
 // the terminal only translate its messages.
 import { createHash, randomBytes } from 'node:crypto';
-import { createClassifier, type Classifier, type Diagnosis } from '../classify/classify.ts';
+import { createClassifier, createJudge, type Classifier, type Diagnosis, type Judge } from '../classify/classify.ts';
+import { compileStages, type CompiledStages } from '../classify/facts/stage.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
@@ -11,8 +12,9 @@ import { redact } from '../redact/redact.ts';
 import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
-import type { CaseStore } from '../store/cases.ts';
+import type { CaseRow, CaseStore } from '../store/cases.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
+import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { parseButtonId, renderDiagnosisMessage, renderReplies, type Message } from './render.ts';
 import { C } from './strings.ts';
 
@@ -86,6 +88,9 @@ export class Engine {
   readonly kb: Kb;
   private readonly store: CaseStore;
   private readonly classifyText: Classifier;
+  /** The kb's rules over facts, to re-decide a case from facts a user's answer adds. */
+  private readonly judge: Judge;
+  private readonly stages: CompiledStages;
   private last?: { text: string; diagnosis: Diagnosis };
   private readonly now: () => number;
   private readonly newId: () => string;
@@ -100,6 +105,8 @@ export class Engine {
     this.kb = o.kb;
     this.store = o.store;
     this.classifyText = o.classify ?? createClassifier(o.kb);
+    this.judge = createJudge(o.kb);
+    this.stages = compileStages(o.kb.stages);
     this.now = o.now ?? Date.now;
     this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
     this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
@@ -134,7 +141,10 @@ export class Engine {
   }
 
   private classify(text: string): Classified {
-    const diagnosis = this.diagnose(text);
+    return this.planned(this.diagnose(text));
+  }
+
+  private planned(diagnosis: Diagnosis): Classified {
     const plan = planSteps(diagnosis.entry, diagnosis.facts, this.kb);
     return {
       diagnosis,
@@ -213,7 +223,8 @@ export class Engine {
     const c = this.classify(text);
     const caseId = this.newId();
     const at = this.now();
-    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref });
+    const question = nextQuestion(c.diagnosis.facts, [], this.judge);
+    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref, ...(question ? { question } : {}) });
     const state = t.state!;
     this.store.create(
       {
@@ -245,9 +256,46 @@ export class Engine {
       const lang = langOf(origin, '');
       return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[lang] }] }];
     }
+    if ('question' in choice) return this.clarify(found, choice.offer, { question: choice.question, choice: choice.choice }, origin);
     const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
     const command: Command = 'action' in choice ? { kind: 'action', offer: choice.offer, action: choice.action, ...who } : { kind: 'reason', offer: choice.offer, reason: choice.reason, ...who };
     return this.apply(found.state, command);
+  }
+
+  /** Whether typed text answers the case's open question (a node's name, "AMD", "don't know"). */
+  answersQuestion(caseId: string, text: string): boolean {
+    const s = this.state(caseId);
+    return s?.awaiting === 'question' && !!s.question && readTyped(s.question, text, this.stages) !== undefined;
+  }
+
+  /**
+   * An answer to the question before the first step: its fact joins the case's facts, the kb's
+   * rules decide the entry again, and the machine records it (or refuses a stale or stranger's
+   * answer). The stored facts and diagnosis change with the record, in the same transaction.
+   */
+  private clarify(found: { row: CaseRow; state: CaseState }, offer: number, answer: Clarification, origin: Origin): Message[] {
+    const { row, state } = found;
+    const facts = withAnswer(JSON.parse(row.facts) as Facts, answer);
+    const c = this.planned(this.judge(facts));
+    // Only an open question has a follow-up; anything else is refused by the machine below.
+    const next = state.awaiting === 'question' ? nextQuestion(facts, [...state.clarified, answer.question], this.judge) : undefined;
+    const t = step(state, {
+      kind: 'clarify',
+      at: this.now(),
+      actor: origin.user,
+      moderator: origin.moderator ?? false,
+      offer,
+      question: answer.question,
+      choice: answer.choice,
+      ...(answer.typed ? { typed: true as const } : {}),
+      ...(answer.node ? { node: answer.node.name } : {}),
+      plan: c.ref,
+      ...(next ? { next } : {}),
+    });
+    const after = t.state ?? state;
+    const accepted = t.records.some((r) => r.type === 'clarified');
+    this.store.append(state.caseId, t.records, after, accepted ? { category: c.diagnosis.category, entry: c.diagnosis.entry.id, facts } : undefined);
+    return this.render(t.replies, after);
   }
 
   /** A new log pasted into an open case. */
@@ -257,12 +305,19 @@ export class Engine {
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
     const c = this.classify(text);
+    const { state } = found;
+    const asking = state.awaiting === 'question' ? state.question : undefined;
     // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
     if (!isErrorShaped(c.diagnosis.facts)) {
-      return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.notALog[found.state.lang] }] }];
+      const typed = asking && readTyped(asking, text, this.stages);
+      if (typed) return this.clarify(found, state.offer, typed, origin);
+      const note = asking ? C.typedUnknown[state.lang].replace('{text}', text.trim().slice(0, 80)) : C.notALog[state.lang];
+      return [{ ephemeral: true, blocks: [{ kind: 'text', text: note }] }];
     }
-    const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom };
-    return this.apply(found.state, command, c);
+    // While the question is open the new log replaces the first; it may leave a question of its own.
+    const question = asking && nextQuestion(c.diagnosis.facts, state.clarified, this.judge);
+    const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom, ...(question ? { question } : {}) };
+    return this.apply(state, command, c);
   }
 
   /** Abandons open cases idle for longer than the idle time; returns what to tell each. */
@@ -282,11 +337,13 @@ export class Engine {
     if (s.status !== 'open') return this.render([{ type: 'rejected', why: 'closed' }], s);
     const stepId = s.plan.steps[s.index]!;
     const reply: Reply =
-      s.awaiting === 'answer'
-        ? { type: 'step', step: stepId, index: s.index, total: s.plan.steps.length, offer: s.offer }
-        : s.awaiting === 'reason'
-          ? { type: 'ask_reason', step: stepId, offer: s.offer }
-          : { type: 'ask_log', step: stepId, offer: s.offer };
+      s.awaiting === 'question' && s.question
+        ? { type: 'question', question: s.question, offer: s.offer }
+        : s.awaiting === 'answer'
+          ? { type: 'step', step: stepId, index: s.index, total: s.plan.steps.length, offer: s.offer }
+          : s.awaiting === 'reason'
+            ? { type: 'ask_reason', step: stepId, offer: s.offer }
+            : { type: 'ask_log', step: stepId, offer: s.offer };
     return this.render([reply], s);
   }
 

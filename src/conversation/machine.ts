@@ -3,6 +3,7 @@
 // ticking; records are the facts worth keeping, and the state is nothing but those records
 // folded together, so replaying a case's stored records rebuilds it exactly (event sourcing).
 import type { Lang } from '../i18n/messages.ts';
+import type { Choice, Question } from './questions.ts';
 
 export type Answer = 'worked' | 'failed' | 'skipped';
 export type Reason = 'same' | 'different' | 'could_not_apply';
@@ -28,8 +29,12 @@ export interface CaseState {
   owner: string;
   lang: Lang;
   status: Status;
-  /** What the open case waits for: an answer to the current step, why it failed, or a new log. */
-  awaiting: 'answer' | 'reason' | 'log';
+  /** What the open case waits for: an answer to the current step, why it failed, a new log, or the question before the first step. */
+  awaiting: 'answer' | 'reason' | 'log' | 'question';
+  /** The question put before the first step, while it waits for its answer. */
+  question?: Question;
+  /** Questions answered so far ("I don't know" included): none is put twice. */
+  clarified: Question[];
   plan: PlanRef;
   index: number;
   /** Bumped by every new question; a button carries the offer it answers, so old ones go stale. */
@@ -47,11 +52,16 @@ interface Actor {
   moderator: boolean;
 }
 
+/**
+ * The engine, which knows the kb, works out what each input means for the plan: `question` is
+ * the one to ask when the log cannot tell; `plan` and `next` are what an answer leads to.
+ */
 export type Command =
-  | { kind: 'open'; at: number; caseId: string; owner: string; lang: Lang; plan: PlanRef }
+  | { kind: 'open'; at: number; caseId: string; owner: string; lang: Lang; plan: PlanRef; question?: Question }
   | ({ kind: 'action'; offer: number; action: Action } & Actor)
   | ({ kind: 'reason'; offer: number; reason: Reason } & Actor)
-  | ({ kind: 'log'; plan: PlanRef; oom: boolean } & Actor)
+  | ({ kind: 'log'; plan: PlanRef; oom: boolean; question?: Question } & Actor)
+  | ({ kind: 'clarify'; offer: number; question: Question; choice: Choice; typed?: true; node?: string; plan: PlanRef; next?: Question } & Actor)
   | { kind: 'tick'; at: number; idleMs: number };
 
 export type Record =
@@ -59,6 +69,10 @@ export type Record =
   | { type: 'offered'; at: number; step: string; index: number; offer: number }
   | { type: 'asked_reason'; at: number; step: string; offer: number }
   | { type: 'asked_log'; at: number; step: string; offer: number }
+  | { type: 'asked'; at: number; question: Question; offer: number }
+  /** `typed` when written rather than pressed; `node` when what was written is a node's name. */
+  | { type: 'clarified'; at: number; question: Question; choice: Choice; typed?: true; node?: string; plan: PlanRef }
+  | { type: 'replanned'; at: number; plan: PlanRef }
   | { type: 'answered'; at: number; step: string; answer: Answer; reason?: Reason }
   | { type: 'log_pasted'; at: number; entry: string; category: string; oom: boolean; same: boolean }
   | { type: 'plan_switched'; at: number; credited: string; plan: PlanRef }
@@ -71,6 +85,11 @@ export type Reply =
   | { type: 'step'; step: string; index: number; total: number; offer: number }
   | { type: 'ask_reason'; step: string; offer: number }
   | { type: 'ask_log'; step: string; offer: number }
+  | { type: 'question'; question: Question; offer: number }
+  /** `replanned` names the new entry when the answer changed the plan and its steps follow. */
+  | { type: 'clarified'; choice: Choice; node?: string; replanned?: string }
+  /** A log pasted while the question was open: it tells more, and its plan replaces the first. */
+  | { type: 'rediagnosed'; entry: string }
   | { type: 'resolved'; step: string; resolution: 'confirmed' | 'assumed' }
   | { type: 'same_failure'; step: string }
   | { type: 'progress'; credited: string; from: PlanRef; to: PlanRef }
@@ -78,7 +97,7 @@ export type Reply =
   | { type: 'escalation'; tried: Tried[]; plans: PlanRef[] }
   | { type: 'cancelled' }
   | { type: 'abandoned' }
-  | { type: 'rejected'; why: 'not_owner' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number } };
+  | { type: 'rejected'; why: 'not_owner' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number }; question?: Question };
 
 export interface Transition {
   state: CaseState | undefined;
@@ -102,6 +121,7 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
       offer: 0,
       tried: [],
       plans: [r.plan],
+      clarified: [],
       lastActivity: r.at,
     };
   }
@@ -109,7 +129,13 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
   const next: CaseState = { ...s, lastActivity: r.at };
   switch (r.type) {
     case 'offered':
-      return { ...next, awaiting: 'answer', index: r.index, offer: r.offer };
+      return { ...settled(next), awaiting: 'answer', index: r.index, offer: r.offer };
+    case 'asked':
+      return { ...next, awaiting: 'question', question: r.question, offer: r.offer };
+    case 'clarified':
+      return { ...replaceFirstPlan(settled(next), r.plan), clarified: [...s.clarified, r.question] };
+    case 'replanned':
+      return replaceFirstPlan(settled(next), r.plan);
     case 'asked_reason':
       return { ...next, awaiting: 'reason', offer: r.offer };
     case 'asked_log':
@@ -131,6 +157,15 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
   }
 }
 
+/** The state without an open question (answered, or made moot by a new log). */
+function settled(s: CaseState): CaseState {
+  const { question: _done, ...rest } = s;
+  return rest;
+}
+
+/** Before the first step nothing was tried on the plan, so a better one replaces it rather than following it. */
+const replaceFirstPlan = (s: CaseState, plan: PlanRef): CaseState => ({ ...s, plan, index: 0, plans: [...s.plans.slice(0, -1), plan] });
+
 export const replay = (records: Record[]): CaseState | undefined => records.reduce<CaseState | undefined>(evolve, undefined);
 
 const currentStep = (s: CaseState) => s.plan.steps[s.index]!;
@@ -150,17 +185,27 @@ function offerFrom(s: CaseState, from: number, at: number): { records: Record[];
   return { records: [{ type: 'escalated', at }], replies: [{ type: 'escalation', tried: s.tried, plans: s.plans }] };
 }
 
+function ask(s: CaseState, question: Question, at: number): { records: Record[]; replies: Reply[] } {
+  const offer = s.offer + 1;
+  return { records: [{ type: 'asked', at, question, offer }], replies: [{ type: 'question', question, offer }] };
+}
+
+/** What the case waits for, for a refusal to repeat. */
+const pending = (s: CaseState) =>
+  s.awaiting === 'question' && s.question ? { question: s.question } : { current: { step: currentStep(s), index: s.index, total: s.plan.steps.length } };
+
 /** Decides what a command means for a case: the records to keep and the replies to show. */
 export function decide(s: CaseState | undefined, c: Command): { records: Record[]; replies: Reply[] } {
   const none = (why: Extract<Reply, { type: 'rejected' }>['why']) => ({
     records: [],
-    replies: [{ type: 'rejected' as const, why, ...(s && !isClosed(s) ? { current: { step: currentStep(s), index: s.index, total: s.plan.steps.length } } : {}) }],
+    replies: [{ type: 'rejected' as const, why, ...(s && !isClosed(s) ? pending(s) : {}) }],
   });
 
   if (c.kind === 'open') {
     if (s) return none('unexpected');
     const opened: Record = { type: 'opened', at: c.at, caseId: c.caseId, owner: c.owner, lang: c.lang, plan: c.plan };
-    const first = offerFrom(evolve(undefined, opened)!, 0, c.at);
+    const state = evolve(undefined, opened)!;
+    const first = c.question ? ask(state, c.question, c.at) : offerFrom(state, 0, c.at);
     return { records: [opened, ...first.records], replies: first.replies };
   }
   if (!s) return none('unexpected');
@@ -207,6 +252,28 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
     }
     const next = offerFrom(evolve(s, answered)!, s.index + 1, c.at);
     return { records: [answered, ...next.records], replies: next.replies };
+  }
+
+  if (c.kind === 'clarify') {
+    if (s.awaiting !== 'question' || c.offer !== s.offer || c.question !== s.question) return none('stale');
+    const clarified: Record = { type: 'clarified', at: c.at, question: c.question, choice: c.choice, ...(c.typed ? { typed: true } : {}), ...(c.node ? { node: c.node } : {}), plan: c.plan };
+    const after = evolve(s, clarified)!;
+    const follow = c.next && !after.clarified.includes(c.next) ? ask(after, c.next, c.at) : offerFrom(after, 0, c.at);
+    const replanned = !c.next && c.plan.entry !== s.plan.entry ? { replanned: c.plan.entry } : {};
+    return {
+      records: [clarified, ...follow.records],
+      replies: [{ type: 'clarified', choice: c.choice, ...(c.node ? { node: c.node } : {}), ...replanned }, ...follow.replies],
+    };
+  }
+
+  if (s.awaiting === 'question') {
+    // Nothing has been tried yet, so the new log needs no credit: what it shows replaces what the
+    // first one could not tell, and its own open question (if any) is asked instead.
+    const pasted: Record = { type: 'log_pasted', at: c.at, entry: c.plan.entry, category: c.plan.category, oom: c.oom, same: c.oom && c.plan.category === s.plan.category };
+    const replanned: Record = { type: 'replanned', at: c.at, plan: c.plan };
+    const after = evolve(evolve(s, pasted), replanned)!;
+    const follow = c.question && !s.clarified.includes(c.question) ? ask(after, c.question, c.at) : offerFrom(after, 0, c.at);
+    return { records: [pasted, replanned, ...follow.records], replies: [{ type: 'rediagnosed', entry: c.plan.entry }, ...follow.replies] };
   }
 
   // A new log, pasted at any point of an open case.

@@ -6,6 +6,7 @@ import { M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { Plan, PlannedStep } from '../plan/plan.ts';
 import type { Action, CaseState, Reason, Reply, Tried } from './machine.ts';
+import { QUESTIONS, type Choice, type Question } from './questions.ts';
 import { C } from './strings.ts';
 
 export interface Block {
@@ -33,7 +34,7 @@ export interface Message {
 const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };
 const REASON_CODES: Record<Reason, string> = { same: 'rs', different: 'rd', could_not_apply: 'ra' };
 
-export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason });
+export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason } | { question: Question; choice: Choice });
 
 export const buttonId = (caseId: string, offer: number, code: string) => `coom:${caseId}:${offer}:${code}`;
 
@@ -46,6 +47,10 @@ export function parseButtonId(id: string): ButtonChoice | undefined {
   if (action) return { caseId, offer: Number(offer), action };
   const reason = (Object.keys(REASON_CODES) as Reason[]).find((r) => REASON_CODES[r] === code);
   if (reason) return { caseId, offer: Number(offer), reason };
+  for (const question of Object.keys(QUESTIONS) as Question[]) {
+    const hit = QUESTIONS[question].choices.find((c) => c.code === code);
+    if (hit) return { caseId, offer: Number(offer), question, choice: hit.choice };
+  }
   return undefined;
 }
 
@@ -65,6 +70,25 @@ function reasonButtons(caseId: string, offer: number, lang: Lang): Button[] {
     { id: buttonId(caseId, offer, 'rd'), label: t(C.buttons.different, lang), style: 'primary' },
     { id: buttonId(caseId, offer, 'ra'), label: t(C.buttons.couldNotApply, lang), style: 'secondary' },
   ];
+}
+
+function renderQuestion(state: CaseState, question: Question, offer: number): Message {
+  const { caseId, lang } = state;
+  const q = C.questions[question];
+  return {
+    caseId,
+    blocks: [
+      { kind: 'title', text: t(C.questionTitle, lang) },
+      { kind: 'text', text: t(q.why, lang) },
+      { kind: 'text', text: t(q.ask, lang) },
+      ...(question === 'stage' ? [{ kind: 'note' as const, text: t(C.typeNodeHint, lang) }] : []),
+    ],
+    buttons: QUESTIONS[question].choices.map((c) => ({
+      id: buttonId(caseId, offer, c.code),
+      label: t(C.choices[c.choice], lang),
+      style: c.choice === 'unknown' ? 'secondary' : 'primary',
+    })),
+  };
 }
 
 export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, caseId?: string): Message {
@@ -159,6 +183,21 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       case 'ask_log':
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askLog, lang) }] });
         break;
+      case 'question':
+        out.push(renderQuestion(state, r.question, r.offer));
+        break;
+      case 'clarified': {
+        const answer = r.node ?? t(C.choices[r.choice], lang);
+        const entry = r.replanned ? kb.entries.find((e) => e.id === r.replanned) : undefined;
+        const said =
+          r.choice === 'unknown' ? t(C.clarifiedUnknown, lang) : entry ? t(C.clarifiedReplanned, lang).replace('{entry}', t(entry.title, lang)) : t(C.clarified, lang);
+        out.push({ caseId, blocks: [{ kind: 'text', text: said.replace('{answer}', answer) }] });
+        break;
+      }
+      case 'rediagnosed':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.rediagnosed, lang) }] });
+        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        break;
       case 'resolved':
         out.push({
           caseId,
@@ -200,7 +239,11 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
         break;
       case 'rejected': {
         const why = t(C.rejected[r.why], lang);
-        const current = r.current ? ` ${t(C.currentStep, lang).replace('{n}', String(r.current.index + 1)).replace('{total}', String(r.current.total)).replace('{step}', stepTitle(r.current.step))}` : '';
+        const current = r.current
+          ? ` ${t(C.currentStep, lang).replace('{n}', String(r.current.index + 1)).replace('{total}', String(r.current.total)).replace('{step}', stepTitle(r.current.step))}`
+          : r.question
+            ? ` ${t(C.currentQuestion, lang).replace('{question}', t(C.questions[r.question].ask, lang))}`
+            : '';
         out.push({ caseId, ephemeral: true, blocks: [{ kind: 'text', text: why + current }] });
         break;
       }

@@ -10,6 +10,42 @@ export const C = {
     different: { en: 'A different error', zh: '换了一个错误' },
     couldNotApply: { en: "Couldn't apply it", zh: '没法照做' },
   },
+  questionTitle: { en: 'One question before the first step', zh: '开始之前先问一个问题' },
+  questions: {
+    stage: {
+      why: {
+        en: 'Your log does not show where the memory ran out, and the fixes differ by node.',
+        zh: '日志里看不出显存是在哪一步耗尽的，而不同节点的解决办法不一样。',
+      },
+      ask: { en: 'Which node was running (outlined in red)?', zh: '出错时正在运行的是哪个节点（被红框标出的那个）？' },
+    },
+    vendor: {
+      why: {
+        en: 'The error is worded for CUDA, which AMD cards under ZLUDA print too, and their fixes differ.',
+        zh: '这个报错用的是 CUDA 的说法，而 AMD 显卡在 ZLUDA 下也会这样报错，两者的解决办法不一样。',
+      },
+      ask: { en: 'NVIDIA, or AMD (ROCm/ZLUDA)?', zh: '你的显卡是 NVIDIA，还是 AMD（ROCm/ZLUDA）？' },
+    },
+  },
+  choices: {
+    nvidia: { en: 'NVIDIA', zh: 'NVIDIA（英伟达）' },
+    amd: { en: 'AMD (ROCm/ZLUDA)', zh: 'AMD（ROCm/ZLUDA）' },
+    sampling: { en: 'Sampler (KSampler, SamplerCustom, WanVideoSampler...)', zh: '采样器（KSampler、SamplerCustom、WanVideoSampler…）' },
+    vae: { en: 'VAE Decode/Encode', zh: 'VAE 解码/编码' },
+    loader: { en: 'A loader (checkpoint, UNet, CLIP)', zh: '加载器（checkpoint、UNet、CLIP）' },
+    other: { en: 'An upscaler, detailer or other node', zh: '放大、修脸或其他节点' },
+    unknown: { en: "I don't know", zh: '不知道' },
+  },
+  typeNodeHint: {
+    en: 'You can also type the node’s name as ComfyUI shows it, for example KSampler or VAEDecode.',
+    zh: '也可以直接输入 ComfyUI 里显示的节点名称，例如 KSampler 或 VAEDecode。',
+  },
+  clarified: { en: 'Got it: {answer}.', zh: '明白了：{answer}。' },
+  clarifiedReplanned: { en: 'Got it: {answer}. So this is: {entry}. Here are the fixes for that.', zh: '明白了：{answer}。那么问题是：{entry}。下面是对应的修复步骤。' },
+  clarifiedUnknown: { en: 'No problem: I will go by what the log shows.', zh: '没关系，我就按日志里的信息来。' },
+  rediagnosed: { en: 'That log tells me more, so the question is settled:', zh: '这份日志提供了更多信息，刚才的问题不用回答了：' },
+  typedUnknown: { en: 'I could not read "{text}" as an answer. Choose one of the answers above.', zh: '无法把“{text}”当作回答。请选择上面的一个答案。' },
+  currentQuestion: { en: 'The current question is: {question}', zh: '当前的问题是：{question}' },
   stepOf: { en: 'Step {n} of {total}', zh: '第 {n} 步（共 {total} 步）' },
   askResult: { en: 'Try only this step, run the workflow again, then tell me how it went.', zh: '只做这一步，重新运行工作流，然后告诉我结果。' },
   askReason: { en: 'What happened when you tried it?', zh: '照做之后是什么情况？' },

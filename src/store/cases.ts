@@ -19,6 +19,13 @@ export interface NewCase {
   recognized: boolean;
 }
 
+/** The case's diagnosis redone from its facts plus what the user answered. */
+export interface Rediagnosis {
+  category: string;
+  entry: string;
+  facts: unknown;
+}
+
 export interface CaseRow {
   id: string;
   platform: string;
@@ -49,6 +56,9 @@ export class CaseStore {
   private readonly stepTried;
   private readonly stepMovedOn;
   private readonly markResolved;
+  private readonly questionAsked;
+  private readonly questionAnswered;
+  private readonly rediagnose;
 
   constructor(readonly db: Db) {
     this.insertCase = db.prepare(
@@ -65,6 +75,10 @@ export class CaseStore {
     this.stepTried = db.prepare('UPDATE case_steps SET tried = 1 WHERE case_id = ? AND step = ?');
     this.stepMovedOn = db.prepare('UPDATE case_steps SET moved_on = 1 WHERE case_id = ? AND step = ?');
     this.markResolved = db.prepare('UPDATE cases SET resolved_at = ? WHERE id = ?');
+    // Questions put before the first step and their answers (migration 005).
+    this.questionAsked = db.prepare('INSERT OR IGNORE INTO case_questions (case_id, question, created_at) SELECT id, ?, created_at FROM cases WHERE id = ?');
+    this.questionAnswered = db.prepare('UPDATE case_questions SET choice = ?, typed = ? WHERE case_id = ? AND question = ?');
+    this.rediagnose = db.prepare('UPDATE cases SET category = @category, entry = @entry, facts = @facts WHERE id = @id');
   }
 
   /** Creates a case with its first records, atomically. */
@@ -81,10 +95,16 @@ export class CaseStore {
     })();
   }
 
-  /** Appends a transition's records and the state they lead to. */
-  append(caseId: string, records: Record[], state: CaseState): void {
+  /**
+   * Appends a transition's records and the state they lead to. An answer to the question before
+   * the first step completes the case's first diagnosis, so its facts and entry come along.
+   */
+  append(caseId: string, records: Record[], state: CaseState, diagnosis?: Rediagnosis): void {
     if (!records.length) return;
-    this.db.transaction(() => this.write(caseId, records, state))();
+    this.db.transaction(() => {
+      this.write(caseId, records, state);
+      if (diagnosis) this.rediagnose.run({ id: caseId, category: diagnosis.category, entry: diagnosis.entry, facts: JSON.stringify(diagnosis.facts) });
+    })();
   }
 
   private write(caseId: string, records: Record[], state: CaseState): void {
@@ -96,6 +116,8 @@ export class CaseStore {
       else if (r.type === 'answered' && r.answer !== 'skipped' && r.reason !== 'could_not_apply') this.stepTried.run(caseId, r.step);
       else if (r.type === 'plan_switched') this.stepMovedOn.run(caseId, r.credited);
       else if (r.type === 'resolved') this.markResolved.run(r.at, caseId);
+      else if (r.type === 'asked') this.questionAsked.run(r.question, caseId);
+      else if (r.type === 'clarified') this.questionAnswered.run(r.choice, r.typed ? 1 : 0, caseId, r.question);
     }
     this.updateCase.run({
       id: caseId,

@@ -1,5 +1,6 @@
 // Which fixes really work: moderator statistics over the case store. Confirmed resolutions (the
 // user said it worked) and assumed ones (a later log was no longer an OOM) are always reported apart.
+import { QUESTIONS, type Choice, type Question } from '../conversation/questions.ts';
 import type { Db } from './db.ts';
 
 export interface EntryStats {
@@ -26,6 +27,19 @@ export interface StepStats {
   movedOn: number;
 }
 
+/** How often the log could not tell and the bot asked before the first step, and what people answered. */
+export interface QuestionStats {
+  question: Question;
+  /** Cases it was put to. */
+  asked: number;
+  /** Answers per choice; `unknown` is "I don't know". */
+  answers: Partial<Record<Choice, number>>;
+  /** Answers written (a node's name, "AMD") rather than pressed. */
+  typed: number;
+  /** Still open, or made moot by a new log, a stop or idleness. */
+  unanswered: number;
+}
+
 export interface Stats {
   since: number | null;
   cases: number;
@@ -36,6 +50,7 @@ export interface Stats {
   medianStepsToResolution: number | null;
   medianMinutesToResolution: number | null;
   unrecognized: { fingerprint: string; cases: number; entry: string; example: string | null }[];
+  questions: { casesAsked: number; byQuestion: QuestionStats[] };
 }
 
 /** Parses "30d", "12h", "90m" into milliseconds. */
@@ -116,7 +131,30 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
     medianStepsToResolution: medianSteps,
     medianMinutesToResolution: medianMs === null ? null : Math.round((medianMs / 60_000) * 10) / 10,
     unrecognized,
+    questions: questionStats(db, from),
   };
+}
+
+function questionStats(db: Db, from: number): Stats['questions'] {
+  const rows = (
+    from > 0
+      ? db.prepare('SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ? GROUP BY question, choice').all(from)
+      : db.prepare('SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all GROUP BY question, choice').all()
+  ) as { question: Question; choice: Choice | null; n: number; typed: number }[];
+  const casesAsked = db.prepare('SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?').pluck().get(from) as number;
+  const byQuestion = (Object.keys(QUESTIONS) as Question[]).map((question): QuestionStats => {
+    const mine = rows.filter((r) => r.question === question);
+    // Every choice is listed, zeros included, so a moderator sees the whole spread of answers.
+    const answers = Object.fromEntries(QUESTIONS[question].choices.map((c) => [c.choice, mine.find((r) => r.choice === c.choice)?.n ?? 0]));
+    return {
+      question,
+      asked: mine.reduce((n, r) => n + r.n, 0),
+      answers,
+      typed: mine.reduce((n, r) => n + r.typed, 0),
+      unanswered: mine.find((r) => r.choice === null)?.n ?? 0,
+    };
+  });
+  return { casesAsked, byQuestion };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -132,6 +170,11 @@ export function formatStats(s: Stats): string {
   for (const e of s.entries) out.push(`  ${String(e.cases).padStart(6)}  ${e.entry} [${e.category}]  ${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);
   out.push('', 'Steps (reached / tried / resolved confirmed / resolved assumed / moved on to a different failure):');
   for (const st of s.steps) out.push(`  ${st.step.padEnd(34)} ${st.reached} / ${st.tried} / ${st.resolvedConfirmed} / ${st.resolvedAssumed} / ${st.movedOn}`);
+  out.push('', `Asked before the first step, because the log could not tell: ${s.questions.casesAsked} case${s.questions.casesAsked === 1 ? '' : 's'}`);
+  for (const q of s.questions.byQuestion) {
+    const answers = Object.entries(q.answers).map(([choice, n]) => `${choice === 'unknown' ? "don't know" : choice} ${n}`);
+    out.push(`  ${q.question.padEnd(7)} asked ${q.asked}: ${[...answers, `unanswered ${q.unanswered}`].join(' · ')} (typed ${q.typed})`);
+  }
   if (s.unrecognized.length) {
     out.push('', 'Most frequent errors the kb did not recognize:');
     for (const u of s.unrecognized) out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 const run = (args: string[], input?: string, env: Record<string, string> = {}) =>
@@ -76,7 +77,7 @@ describe('comfyoom CLI', () => {
 
   it('reports stats and forgets a user, on the database given by --db', () => {
     const db = join(tmp, 'cases.db');
-    run(['chat', '--db', db], `${sample('cf-0214').text.split('\n').filter((l) => l.trim()).join('\n')}\n\ny\n`);
+    run(['chat', '--db', db], `${onNvidia(sample('cf-0214').text).split('\n').filter((l) => l.trim()).join('\n')}\n\ny\n`);
     const stats = JSON.parse(run(['stats', '--json', '--since', '30d', '--db', db]).stdout);
     expect(stats).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });
     expect(run(['stats', '--db', db]).stdout).toMatch(/Cases: 1/);

@@ -11,6 +11,11 @@ import { computeStats } from '../../src/store/stats.ts';
 import { replay } from '../../src/conversation/machine.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from './pastes.ts';
+
+// Logs whose card is named, so the plan starts at step 1 without asking NVIDIA or AMD.
+const ksampler = onNvidia(sample('cf-0214').text);
+const vaeDecode = onNvidia(sample('cf-0009').text);
 
 const alice: Origin = { platform: 'discord', server: 'g1', channel: 'help', user: 'alice' };
 const bob: Origin = { ...alice, user: 'bob' };
@@ -28,7 +33,7 @@ const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) =
 describe('engine', () => {
   it('diagnoses, opens a case and offers step 1 with five buttons', () => {
     const { engine, store } = setup();
-    const out = engine.open(alice, sample('cf-0214').text);
+    const out = engine.open(alice, ksampler);
     expect(out[0]!.blocks[0]).toMatchObject({ kind: 'title', text: expect.stringMatching(/sampling/i) });
     const buttons = out.flatMap((m) => m.buttons ?? []);
     expect(buttons.map((b) => b.label)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
@@ -41,7 +46,7 @@ describe('engine', () => {
 
   it('stores the paste redacted and capped', () => {
     const { engine, store } = setup();
-    const paste = `${'x'.repeat(200_000)}\nFile "C:\\Users\\alice\\ComfyUI\\main.py"\n${sample('cf-0009').text}`;
+    const paste = `${'x'.repeat(200_000)}\nFile "C:\\Users\\alice\\ComfyUI\\main.py"\n${vaeDecode}`;
     const caseId = engine.open(alice, paste)[0]!.caseId!;
     const row = store.get(caseId)!.row;
     expect(row.paste.length).toBeLessThanOrEqual(64 * 1024 + 3);
@@ -51,7 +56,7 @@ describe('engine', () => {
 
   it('walks to a confirmed resolution, recording every answer', () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, sample('cf-0214').text);
+    const first = engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
     const afterFail = engine.press(button(first, 'Still failing'), alice);
     const afterReason = engine.press(button(afterFail, 'Same error'), alice);
@@ -66,7 +71,7 @@ describe('engine', () => {
 
   it('answers a stale or doubled click and a stranger privately, changing nothing', () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, sample('cf-0214').text);
+    const first = engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
     const skip = button(first, 'Skip');
     engine.press(skip, alice);
@@ -85,7 +90,7 @@ describe('engine', () => {
 
   it('continues after a restart: a new engine on the same database takes the old buttons', () => {
     const a = setup();
-    const first = a.engine.open(alice, sample('cf-0214').text);
+    const first = a.engine.open(alice, ksampler);
     const skip = button(first, 'Skip');
     a.db.close();
     const b = setup(a.path);
@@ -94,9 +99,9 @@ describe('engine', () => {
 
   it('switches plans when a different OOM follows, and resolves (assumed) when the error is no longer an OOM', () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, sample('cf-0214').text);
+    const first = engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
-    const switched = engine.paste(caseId, sample('cf-0009').text, alice);
+    const switched = engine.paste(caseId, vaeDecode, alice);
     expect(text(switched)).toMatch(/Progress/);
     expect(store.get(caseId)!.state.plan.entry).toBe('gpu-oom-vae');
     const done = engine.paste(caseId, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2624x64 and 128x3072)', alice);
@@ -106,7 +111,7 @@ describe('engine', () => {
 
   it('does not take chat in a case for a new log', () => {
     const { engine, store } = setup();
-    const caseId = engine.open(alice, sample('cf-0214').text)[0]!.caseId!;
+    const caseId = engine.open(alice, ksampler)[0]!.caseId!;
     const before = store.records(caseId).length;
     const out = engine.paste(caseId, 'thanks, trying that now!', alice);
     expect(out[0]).toMatchObject({ ephemeral: true });
@@ -123,7 +128,7 @@ describe('engine', () => {
 
   it('speaks Chinese for a zh locale or a Chinese paste', () => {
     const { engine } = setup();
-    const zh = engine.open({ ...alice, locale: 'zh-CN' }, sample('cf-0214').text);
+    const zh = engine.open({ ...alice, locale: 'zh-CN' }, ksampler);
     expect(zh.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('解决了');
     expect(text(engine.open(alice, sample('cf-0211').text))).toMatch(/页面文件|虚拟内存/);
     const chosen = engine.open({ ...alice, locale: 'zh-CN', lang: 'en' }, sample('cf-0211').text);
@@ -132,11 +137,11 @@ describe('engine', () => {
 
   it('abandons idle cases, and stats keep confirmed, assumed and abandoned apart', () => {
     const { engine, db, advance } = setup();
-    const a = engine.open(alice, sample('cf-0214').text);
+    const a = engine.open(alice, ksampler);
     engine.press(button(a, 'Worked'), alice);
-    const b = engine.open(alice, sample('cf-0214').text);
+    const b = engine.open(alice, ksampler);
     engine.paste(b[0]!.caseId!, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)', alice);
-    engine.open(bob, sample('cf-0009').text);
+    engine.open(bob, vaeDecode);
     engine.open(bob, 'ValueError: something nobody has seen before at step 3');
     advance(120_000);
     const swept = engine.sweep();
@@ -155,8 +160,8 @@ describe('engine', () => {
 
   it("forgets one user's cases and events", () => {
     const { engine, store, db } = setup();
-    engine.open(alice, sample('cf-0214').text);
-    engine.open(bob, sample('cf-0214').text);
+    engine.open(alice, ksampler);
+    engine.open(bob, ksampler);
     expect(store.forgetUser('alice')).toBe(1);
     expect(db.prepare("SELECT COUNT(*) FROM cases WHERE user_id = 'alice'").pluck().get()).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL').pluck().get()).toBe(0);

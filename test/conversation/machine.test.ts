@@ -115,3 +115,111 @@ describe('the guided conversation', () => {
     expect(s).toMatchObject({ status: 'resolved', resolvingStep: 'tiled-vae-decode' });
   });
 });
+
+describe('the question before the first step', () => {
+  const generic: PlanRef = { entry: 'gpu-oom-other', category: 'oom_gpu_other', steps: ['upscale-in-tiles', 'reduce-workload'] };
+  const amd: PlanRef = { entry: 'amd-hip-oom', category: 'oom_amd_hip', steps: ['amd-attention'] };
+  const asking = (question: 'vendor' | 'stage' = 'stage') => step(undefined, { kind: 'open', at: 0, caseId: 'c1', owner: 'alice', lang: 'en', plan: generic, question });
+  type Clarify = Extract<Command, { kind: 'clarify' }>;
+  const answer = (offer: number, question: Clarify['question'], choice: Clarify['choice'], plan: PlanRef, more: Partial<Clarify> = {}): Clarify => ({
+    kind: 'clarify',
+    at: 5,
+    offer,
+    question,
+    choice,
+    plan,
+    ...who,
+    ...more,
+  });
+
+  it('opens on the question instead of step 1', () => {
+    const t = asking();
+    expect(t.records.map((r) => r.type)).toEqual(['opened', 'asked']);
+    expect(t.replies).toEqual([{ type: 'question', question: 'stage', offer: 1 }]);
+    expect(t.state).toMatchObject({ awaiting: 'question', question: 'stage', offer: 1, clarified: [] });
+  });
+
+  it('re-plans on the answer and offers the new plan\'s first step', () => {
+    const { state, last } = run(asking().state!, answer(1, 'stage', 'sampling', sampling));
+    expect(last.records.map((r) => r.type)).toEqual(['clarified', 'offered']);
+    expect(last.replies).toEqual([
+      { type: 'clarified', choice: 'sampling', replanned: 'gpu-oom-sampling' },
+      { type: 'step', step: 'reduce-workload', index: 0, total: 3, offer: 2 },
+    ]);
+    // Nothing was tried on the first plan: the answer replaces it rather than following it.
+    expect(state).toMatchObject({ awaiting: 'answer', plan: sampling, plans: [sampling], clarified: ['stage'] });
+    expect(state.question).toBeUndefined();
+  });
+
+  it('keeps the generic plan on "I don\'t know"', () => {
+    const { state, last } = run(asking().state!, answer(1, 'stage', 'unknown', generic));
+    expect(last.replies[0]).toEqual({ type: 'clarified', choice: 'unknown' });
+    expect(state).toMatchObject({ plan: generic, index: 0, awaiting: 'answer' });
+  });
+
+  it('keeps a typed node name with the answer', () => {
+    const { last } = run(asking().state!, answer(1, 'stage', 'sampling', sampling, { typed: true, node: 'KSampler' }));
+    expect(last.records[0]).toMatchObject({ type: 'clarified', choice: 'sampling', typed: true, node: 'KSampler' });
+    expect(last.replies[0]).toMatchObject({ node: 'KSampler' });
+  });
+
+  it('asks the stage after "NVIDIA", and no question twice', () => {
+    const first = run(asking('vendor').state!, answer(1, 'vendor', 'nvidia', generic, { next: 'stage' }));
+    expect(first.last.replies).toEqual([{ type: 'clarified', choice: 'nvidia' }, { type: 'question', question: 'stage', offer: 2 }]);
+    expect(first.state).toMatchObject({ awaiting: 'question', question: 'stage', clarified: ['vendor'] });
+    const second = run(first.state, answer(2, 'stage', 'sampling', sampling, { next: 'vendor' }));
+    expect(second.last.records.map((r) => r.type)).toEqual(['clarified', 'offered']);
+  });
+
+  it('goes to the AMD plan on "AMD"', () => {
+    const { state } = run(asking('vendor').state!, answer(1, 'vendor', 'amd', amd));
+    expect(state).toMatchObject({ plan: amd, awaiting: 'answer', index: 0 });
+  });
+
+  it('refuses a stale, doubled or wrong-question answer, a stranger\'s, and step buttons, repeating the question', () => {
+    const s = asking().state!;
+    for (const c of [answer(0, 'stage', 'sampling', sampling), answer(1, 'vendor', 'nvidia', generic), act(1, 'worked'), why(1, 'same')]) {
+      const t = step(s, c);
+      expect(t.records).toEqual([]);
+      expect(t.replies).toEqual([{ type: 'rejected', why: 'stale', question: 'stage' }]);
+    }
+    const stranger = step(s, { ...answer(1, 'stage', 'sampling', sampling), actor: 'bob' });
+    expect(stranger.replies).toEqual([{ type: 'rejected', why: 'not_owner', question: 'stage' }]);
+    const moderator = step(s, { ...answer(1, 'stage', 'sampling', sampling), actor: 'mod', moderator: true });
+    expect(moderator.state!.plan).toEqual(sampling);
+    const answered = run(s, answer(1, 'stage', 'sampling', sampling)).state;
+    expect(step(answered, answer(1, 'stage', 'sampling', sampling)).replies[0]).toMatchObject({ type: 'rejected', why: 'stale', current: { step: 'reduce-workload' } });
+  });
+
+  it('lets a new log that shows more win: its plan replaces the first, with no step credited', () => {
+    const { state, last } = run(asking().state!, log(vae));
+    expect(last.records.map((r) => r.type)).toEqual(['log_pasted', 'replanned', 'offered']);
+    expect(last.replies).toEqual([{ type: 'rediagnosed', entry: 'gpu-oom-vae' }, { type: 'step', step: 'tiled-vae-decode', index: 0, total: 2, offer: 2 }]);
+    expect(state).toMatchObject({ plan: vae, plans: [vae], tried: [], awaiting: 'answer' });
+  });
+
+  it('asks again when the new log still cannot tell, but not what was answered', () => {
+    const again = run(asking().state!, { kind: 'log', at: 3, plan: generic, oom: true, question: 'stage', ...who });
+    expect(again.last.replies.at(-1)).toEqual({ type: 'question', question: 'stage', offer: 2 });
+    const afterVendor = run(asking('vendor').state!, answer(1, 'vendor', 'nvidia', generic, { next: 'stage' }), { kind: 'log', at: 6, plan: generic, oom: true, question: 'vendor', ...who });
+    expect(afterVendor.last.replies.at(-1)).toMatchObject({ type: 'step', index: 0 });
+  });
+
+  it('rebuilds the question, the answer and the re-plan from its records', () => {
+    let s: CaseState | undefined;
+    const records = [];
+    for (const c of [
+      { kind: 'open', at: 0, caseId: 'c1', owner: 'alice', lang: 'en', plan: generic, question: 'vendor' } as Command,
+      answer(1, 'vendor', 'nvidia', generic, { next: 'stage' }),
+      answer(2, 'stage', 'sampling', sampling, { typed: true, node: 'KSampler' }),
+      act(3, 'skip', 7),
+    ]) {
+      const t = step(s, c);
+      s = t.state;
+      records.push(...t.records);
+      expect(replay(records)).toEqual(s);
+    }
+    expect(s).toMatchObject({ plan: sampling, index: 1, clarified: ['vendor', 'stage'] });
+  });
+});
+

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { appIdFromToken, main, registerCommands } from '../../scripts/register-commands.ts';
 import { BOT_PERMISSIONS, COMMAND, commandDefinitions } from '../../src/adapters/discord/commands.ts';
 import { corpus, sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, type Harness } from './harness.ts';
 
@@ -93,7 +94,7 @@ describe('/comfyoom-stats', () => {
 
   it('answers ephemerally with the case figures', async () => {
     h = await setup();
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     await h.fake.waitFor(threadFrom(HELP));
     const p = statsCommand(h, '30d');
     expect((await h.fake.waitFor(callback(p))).body).toMatchObject({ type: 5, data: { flags: 64 } });

@@ -2,6 +2,7 @@
 // context menu, watch mode, and new logs posted in a case's thread.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import {
   ALICE,
   BOB,
@@ -37,7 +38,7 @@ const replyTo = (id: string) => (c: { body: any; method: string; path: string })
 describe('a reply that mentions the bot', () => {
   it("diagnoses the replied-to traceback, in a thread, as the traceback owner's case", async () => {
     h = await setup();
-    const traceback = say(h, HELP, ALICE, `my vae keeps dying:\n\`\`\`\n${sample('cf-0009').text}\n\`\`\``);
+    const traceback = say(h, HELP, ALICE, `my vae keeps dying:\n\`\`\`\n${onNvidia(sample('cf-0009').text)}\n\`\`\``);
     const ask = say(h, HELP, BOB, `<@${BOT}> can you look at this?`, { message_reference: { message_id: traceback.id, channel_id: HELP, guild_id: undefined }, type: 19 });
     const reply = await h.fake.waitFor(replyTo(traceback.id));
     expect(reply.path).toBe(`/channels/${HELP}/messages`);
@@ -62,7 +63,7 @@ describe('a reply that mentions the bot', () => {
 
   it('never pings: a pasted @everyone (here in a file name that the answer repeats) stays inert', async () => {
     h = await setup();
-    const ask = say(h, HELP, ALICE, `<@${BOT}> @everyone @here <@${BOB.id}> ${sample('cf-0214').text}`, {
+    const ask = say(h, HELP, ALICE, `<@${BOT}> @everyone @here <@${BOB.id}> ${onNvidia(sample('cf-0214').text)}`, {
       attachments: [{ id: '1500000000000000001', filename: '@everyone.zip', size: 4, url: h.fake.serveFile('e/@everyone.zip', 'PK..', 'application/zip'), proxy_url: 'x', content_type: 'application/zip' }],
     });
     const note = await h.fake.waitFor((c) => replyTo(ask.id)(c) && textOf(c).includes('@everyone.zip'));
@@ -76,7 +77,7 @@ describe('a reply that mentions the bot', () => {
 describe('the "Diagnose with ComfyOOM" context menu', () => {
   it('diagnoses the target message for its author', async () => {
     h = await setup();
-    const traceback = say(h, HELP, ALICE, sample('cf-0214').text);
+    const traceback = say(h, HELP, ALICE, onNvidia(sample('cf-0214').text));
     const p = contextMenu(h, traceback, { user: BOB });
     expect((await h.fake.waitFor(callback(p))).body.type).toBe(5);
     const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
@@ -104,8 +105,8 @@ describe('watch mode', () => {
     h = await setup({ watchChannels: [WATCHED] });
     const chat = say(h, WATCHED, BOB, 'has anyone got Wan 2.2 running on 8 GB?');
     const notOom = say(h, WATCHED, BOB, sample('cf-0069').text);
-    const elsewhere = say(h, HELP, BOB, sample('cf-0214').text);
-    const oom = say(h, WATCHED, ALICE, sample('cf-0214').text);
+    const elsewhere = say(h, HELP, BOB, onNvidia(sample('cf-0214').text));
+    const oom = say(h, WATCHED, ALICE, onNvidia(sample('cf-0214').text));
     const offer = await h.fake.waitFor(replyTo(oom.id));
     expect(textOf(offer)).toMatch(/looks like a ComfyUI out-of-memory error/);
     expect(customIds(offer)).toEqual([`coomw:${oom.id}:${ALICE.id}`]);
@@ -117,7 +118,7 @@ describe('watch mode', () => {
 
   it("opens the case when the poster accepts the offer; others are told it isn't theirs", async () => {
     h = await setup({ watchChannels: [WATCHED] });
-    const oom = say(h, WATCHED, ALICE, sample('cf-0214').text);
+    const oom = say(h, WATCHED, ALICE, onNvidia(sample('cf-0214').text));
     const offer = messageFrom(await h.fake.waitFor(replyTo(oom.id)));
     const id = offer.components[0].components[0].custom_id as string;
 
@@ -142,7 +143,7 @@ describe('watch mode', () => {
 describe('logs posted where a case runs', () => {
   it("takes the owner's traceback in the case thread as a new log, and ignores chat and others' posts", async () => {
     h = await setup();
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     await h.fake.waitFor(postIn(thread));
     const caseId = h.store.lastOpen('discord', ALICE.id)!;
@@ -151,8 +152,8 @@ describe('logs posted where a case runs', () => {
 
     const from = h.fake.calls.length;
     say(h, thread, ALICE, 'thanks, trying it now');
-    say(h, thread, BOB, sample('cf-0009').text);
-    say(h, thread, ALICE, sample('cf-0009').text);
+    say(h, thread, BOB, onNvidia(sample('cf-0009').text));
+    say(h, thread, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(thread), { from });
     expect(textOf(answer)).toMatch(/Progress/);
     const types = h.store.records(caseId).slice(events).map((r) => r.type);
@@ -161,7 +162,7 @@ describe('logs posted where a case runs', () => {
 
     // Mentioning the bot with a log in the case thread adds to the case too, rather than opening another.
     const next = h.fake.calls.length;
-    say(h, thread, ALICE, `<@${BOT}> now this:\n${sample('cf-0009').text}`);
+    say(h, thread, ALICE, `<@${BOT}> now this:\n${onNvidia(sample('cf-0009').text)}`);
     await h.fake.waitFor(postIn(thread), { from: next });
     expect(h.store.records(caseId).filter((r) => r.type === 'log_pasted')).toHaveLength(2);
     expect(h.fake.calls.slice(next).some((c) => c.path.endsWith('/threads'))).toBe(false);
@@ -170,14 +171,14 @@ describe('logs posted where a case runs', () => {
   it('reads the next message of the owner as the asked-for log when the case runs in the channel', async () => {
     h = await setup();
     h.fake.fail({ method: 'POST', path: /\/threads$/, status: 403 });
-    const p = slash(h, { log: sample('cf-0214').text });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => h.fake.calls.filter((c) => webhook(p)(c) && c.method === 'POST').length >= 2);
     const step = h.fake.calls.filter((c) => webhook(p)(c) && c.method === 'POST')[1]!;
     const newlog = press(h, messageFrom(step), customIds(step).find((id) => id.endsWith(':n'))!);
     expect(textOf(await h.fake.waitFor(webhook(newlog)))).toMatch(/Paste the new error/);
 
     const from = h.fake.calls.length;
-    say(h, HELP, ALICE, sample('cf-0009').text);
+    say(h, HELP, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(HELP), { from });
     expect(textOf(answer)).toMatch(/VAE|Progress/);
   });

@@ -4,6 +4,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/conversation/render.ts';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import { addThread, ALICE, BOT, bodyOf, callback, customIds, HELP, messageFrom, original, postIn, press, say, setup, slash, textOf, threadFrom, until, VOICE, webhook, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -19,7 +20,7 @@ describe('Discord failures', () => {
   it('retries a 429 on thread creation (discord.js honours retry-after) and goes on', async () => {
     h = await setup();
     h.fake.fail({ method: 'POST', path: /\/messages\/\d+\/threads$/, status: 429 });
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = await h.fake.waitFor((c) => threadFrom(HELP)(c) && c.status === 200);
     const attempts = h.fake.calls.filter(threadFrom(HELP));
     expect(attempts.map((c) => c.status)).toEqual([429, 200]);
@@ -30,7 +31,7 @@ describe('Discord failures', () => {
   it('keeps the case when Discord answers 500: the diagnosis goes out as a follow-up and the buttons work', async () => {
     h = await setup();
     h.fake.fail({ method: 'PATCH', path: /\/messages\/@original$/, status: 500, times: 4 });
-    const p = slash(h, { log: sample('cf-0214').text });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => followUps(p).length >= 2);
     const caseId = openCaseId()!;
     expect(h.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered']);
@@ -45,7 +46,7 @@ describe('Discord failures', () => {
 
   it('survives a 500 on every follow-up of a press: the answer is recorded and the bot keeps answering', async () => {
     h = await setup();
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = await h.fake.waitFor(threadFrom(HELP));
     const stepCall = await h.fake.waitFor(postIn(thread.response.id));
     const caseId = openCaseId()!;
@@ -66,7 +67,7 @@ describe('Discord failures', () => {
   it('falls back to the channel, and says so once, when thread creation is refused (403)', async () => {
     h = await setup();
     h.fake.fail({ method: 'POST', path: /\/threads$/, status: 403, code: 50013 });
-    const p = slash(h, { log: sample('cf-0214').text });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => followUps(p).length >= 2);
     const [note, step] = followUps(p);
     expect(textOf(note!)).toBe("I can't open a thread here, so I'll continue in this channel.");
@@ -82,7 +83,7 @@ describe('Discord failures', () => {
   it('falls back to the channel when it may open a thread but not post in it', async () => {
     h = await setup();
     h.fake.fail({ method: 'POST', path: /^\/channels\/\d+\/messages$/, status: 403, code: 50001 });
-    const p = slash(h, { log: sample('cf-0214').text });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => followUps(p).length >= 2);
     expect(followUps(p).map(textOf).join('\n')).toMatch(/continue in this channel[\s\S]*Step 1 of/);
     expect(h.store.get(openCaseId()!)!.row.thread).toBeNull();
@@ -90,7 +91,7 @@ describe('Discord failures', () => {
 
   it('does not try a thread where Discord has none (a voice channel chat) and continues there', async () => {
     h = await setup();
-    const p = slash(h, { log: sample('cf-0214').text, channel: VOICE });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), channel: VOICE });
     await until(() => followUps(p).length >= 2);
     expect(h.fake.calls.some((c) => c.path.endsWith('/threads'))).toBe(false);
     expect(textOf(followUps(p)[1]!)).toMatch(/Step 1 of/);
@@ -99,7 +100,7 @@ describe('Discord failures', () => {
   it("answers privately with the reason when it cannot post in the channel, and opens no case", async () => {
     h = await setup();
     const perms = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.EmbedLinks;
-    const p = slash(h, { log: sample('cf-0214').text, appPermissions: perms });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), appPermissions: perms });
     const reply = await h.fake.waitFor(callback(p));
     expect(reply.body).toMatchObject({ type: 4, data: { flags: 64 } });
     expect(textOf(reply)).toMatch(/missing permission: Send Messages/);
@@ -110,7 +111,7 @@ describe('Discord failures', () => {
     h = await setup();
     const thread = addThread(h, HELP);
     const perms = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks;
-    const p = slash(h, { log: sample('cf-0214').text, channel: thread, appPermissions: perms, locale: 'zh-CN' });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), channel: thread, appPermissions: perms, locale: 'zh-CN' });
     const reply = await h.fake.waitFor(callback(p));
     expect(reply.body.data.flags).toBe(64);
     expect(textOf(reply)).toMatch(/我无法在本频道发言（缺少权限：Send Messages in Threads）/);
@@ -118,9 +119,9 @@ describe('Discord failures', () => {
 
   it('sends the per-user rate limit note privately', async () => {
     h = await setup({ ratePerMinute: 1 });
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     await h.fake.waitFor(threadFrom(HELP));
-    const second = slash(h, { log: sample('cf-0009').text });
+    const second = slash(h, { log: onNvidia(sample('cf-0009').text) });
     const note = await h.fake.waitFor((c) => webhook(second)(c) && c.method === 'POST');
     expect(bodyOf(note).flags).toBe(64);
     expect(textOf(note)).toMatch(/faster than I can help/);
@@ -129,7 +130,7 @@ describe('Discord failures', () => {
 
   it('continues a case after a restart: the old step button and the case thread still work', async () => {
     h = await setup();
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     const stepCall = await h.fake.waitFor(postIn(thread));
     const caseId = openCaseId()!;
@@ -145,7 +146,7 @@ describe('Discord failures', () => {
 
     // The owner's next log in the thread is read as the case's new log, by the new process.
     const from = h.fake.calls.length;
-    say(h, thread, ALICE, sample('cf-0009').text);
+    say(h, thread, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(thread), { from });
     expect(textOf(answer)).toMatch(/Progress|VAE/);
     expect(h.store.records(caseId).map((r) => r.type)).toContain('log_pasted');
@@ -153,7 +154,7 @@ describe('Discord failures', () => {
 
   it('delivers engine notices (idle sweep) into the case thread', async () => {
     h = await setup();
-    slash(h, { log: sample('cf-0214').text });
+    slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     await h.fake.waitFor(postIn(thread));
     const caseId = openCaseId()!;

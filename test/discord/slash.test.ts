@@ -2,6 +2,7 @@
 // kb, and a real SQLite file.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import type { Call } from './fake-discord.ts';
 import { embedLength } from '../../src/adapters/discord/payload.ts';
 import { addThread, ALICE, BOB, bodyOf, callback, customIds, HELP, MOD, messageCalls, messageFrom, modalSubmit, original, postIn, press, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 
 /** Opens a case with /comfyoom and returns the step message posted in its thread. */
-async function openCase(log = sample('cf-0214').text) {
+async function openCase(log = onNvidia(sample('cf-0214').text)) {
   const p = slash(h, { log });
   const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
   const thread = await h.fake.waitFor(threadFrom(HELP));
@@ -107,7 +108,7 @@ describe('/comfyoom', () => {
 
   it('runs a case started inside a thread (a forum post) in that thread', async () => {
     const thread = addThread(h, HELP);
-    const p = slash(h, { log: sample('cf-0214').text, channel: thread });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), channel: thread });
     const step = await h.fake.waitFor((c) => webhook(p)(c) && c.method === 'POST');
     expect(textOf(step)).toMatch(/Step 1 of/);
     expect(h.fake.calls.some((c) => c.path.endsWith('/threads'))).toBe(false);
@@ -116,7 +117,7 @@ describe('/comfyoom', () => {
   });
 
   it('answers in Chinese for a zh-CN user', async () => {
-    const p = slash(h, { log: sample('cf-0214').text, locale: 'zh-CN' });
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), locale: 'zh-CN' });
     const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
     expect(bodyOf(reply).embeds[0].title).toMatch(/[\u4e00-\u9fff]/);
     const thread = await h.fake.waitFor(threadFrom(HELP));
@@ -158,7 +159,7 @@ describe('/comfyoom', () => {
     expect(input).toMatchObject({ type: 4, style: 2, custom_id: 'log', max_length: 4000, required: true });
 
     const filler = 'Prompt executed in 3.21 seconds\ngot prompt\n';
-    const tail = sample('cf-0009').text;
+    const tail = onNvidia(sample('cf-0009').text);
     const log = (filler.repeat(200).slice(0, 3990 - tail.length - 1) + '\n' + tail).slice(0, 3990);
     expect(log.length).toBeGreaterThan(3900);
     const submit = modalSubmit(h, modal.body.data.custom_id, log);
@@ -172,7 +173,7 @@ describe('/comfyoom', () => {
 
   it('reads a 300 KB log file attachment after deferring, and answers within limits', async () => {
     const noise = Array.from({ length: 6000 }, (_, i) => `[2025-01-01 12:00:${String(i % 60).padStart(2, '0')}] loaded partially 4096.0 MB, step ${i}/6000 |||||||||||`).join('\n');
-    const body = `${noise}\n${sample('cf-0214').text}`;
+    const body = `${noise}\n${onNvidia(sample('cf-0214').text)}`;
     expect(body.length).toBeGreaterThan(300_000);
     const p = slash(h, { file: { name: 'console.log', body } });
     const deferred = await h.fake.waitFor(callback(p));

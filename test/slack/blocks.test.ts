@@ -8,6 +8,7 @@ import type { Block, Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import { kb } from '../helpers/kb.ts';
 
 type AnyBlock = { type: string; text?: { type: string; text: string }; fields?: { text: string }[]; elements?: any[]; block_id?: string };
@@ -24,7 +25,7 @@ const fences = (s: string) => s.match(/```/g)?.length ?? 0;
 describe('toBlockKit', () => {
   it('translates a real diagnosis and step: header, sections, fields, code, context and buttons', () => {
     const engine = new Engine({ kb, store: new CaseStore(openDb(':memory:')) });
-    const [diagnosis, step] = engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, sample('cf-0214').text);
+    const [diagnosis, step] = engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
     const d = kit(diagnosis!);
     expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context']);
     expect(d[0]!.text).toMatchObject({ type: 'plain_text', text: expect.stringMatching(/sampling/i) });

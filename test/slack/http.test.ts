@@ -3,6 +3,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeSlack, type ApiCall, type FakeSlack } from './fake-slack.ts';
 import {
   ADMIN,
@@ -78,7 +79,7 @@ const settle = (ms?: number) => settleCalls(fake, ms);
 describe('Slack over HTTP', () => {
   it('walks a /comfyoom paste to a confirmed fix: diagnosis in the channel, steps in its thread, answered buttons removed', async () => {
     const t0 = Date.now();
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     expect(Date.now() - t0).toBeLessThan(3000);
 
     const diagnosis = await nthPost(1, 'the diagnosis');
@@ -135,7 +136,7 @@ describe('Slack over HTTP', () => {
     expect(JSON.parse(empty.body)).toMatchObject({ response_action: 'errors', errors: { log: expect.any(String) } });
     expect(caseCount()).toBe(0);
 
-    const res = await post(bot, interactive(viewSubmission(view, ALICE, sample('cf-0009').text)), 'form');
+    const res = await post(bot, interactive(viewSubmission(view, ALICE, onNvidia(sample('cf-0009').text))), 'form');
     expect(res.status).toBe(200);
     const diagnosis = await nthPost(1);
     expect(diagnosis.args.channel).toBe(CHANNEL);
@@ -147,7 +148,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('ignores a stale button and a stranger privately, and takes a helper’s answer', async () => {
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const step1 = await nthPost(2);
     const caseId = bot.store.caseInThread('slack', posts()[0]!.result.ts)!;
 
@@ -195,7 +196,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('continues a case after a restart: a new app and engine on the same SQLite file take the old button', async () => {
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const diagnosis = await nthPost(1);
     const step1 = await nthPost(2);
     const path = bot.path;
@@ -210,7 +211,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('rejects a request with a bad or old signature (401) and records nothing', async () => {
-    const raw = form(slashPayload(fake, ALICE, slackText(sample('cf-0214').text)));
+    const raw = form(slashPayload(fake, ALICE, slackText(onNvidia(sample('cf-0214').text))));
     expect((await post(bot, raw, 'form', { secret: 'not-the-secret-000000000000' })).status).toBe(401);
     expect((await post(bot, raw, 'form', { ts: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
     const tampered = await fetch(bot.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': '1', 'x-slack-signature': 'v0=00' }, body: raw });
@@ -226,7 +227,7 @@ describe('Slack over HTTP', () => {
     bot = await startBot(fake, { retryConfig: { retries: 2, factor: 1, minTimeout: 0, maxTimeout: 0 } });
     fake.fail('chat.postMessage', { status: 429, retryAfter: 1 });
     const t0 = Date.now();
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const limited = () => fake.calls.find((c) => c.method === 'chat.postMessage' && c.status === 429);
     await until(() => !!limited(), 'the rate-limited post');
     // While Slack makes the bot wait, the case is already safe in SQLite.
@@ -242,7 +243,7 @@ describe('Slack over HTTP', () => {
 
   it('logs a post that keeps failing (500) without crashing, and a mention in the thread shows the question again', async () => {
     fake.fail('chat.postMessage', { status: 500 }, { skip: 1 });
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const diagnosis = await nthPost(1);
     await until(() => bot.log.errors().length > 0, 'the logged failure');
     await settle();
@@ -259,7 +260,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('never lets pasted text ping anyone: <!channel>, <!here> and user mentions are escaped', async () => {
-    const paste = sample('cf-0214').text.replace('(out of memory)', '(out of memory) <!channel> <!here> <@U0BOB> & co');
+    const paste = onNvidia(sample('cf-0214').text).replace('(out of memory)', '(out of memory) <!channel> <!here> <@U0BOB> & co');
     await slash(ALICE, ''); // the modal delivers raw text, exactly as pasted
     const view = (await fake.waitFor((c) => c.method === 'views.open')).args.view;
     await post(bot, interactive(viewSubmission(view, ALICE, paste)), 'form');
@@ -274,7 +275,7 @@ describe('Slack over HTTP', () => {
     // The same through a mention: Slack sends encoded text and real mention tokens.
     fake.reset();
     const ts = newTs();
-    await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: BOB, ts, text: `<@${BOT_USER}> ${slackText(sample('cf-0009').text)} <!channel> &lt;!here&gt; <@U0ALICE>` })), 'json');
+    await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: BOB, ts, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0009').text))} <!channel> &lt;!here&gt; <@U0ALICE>` })), 'json');
     await nthPost(2);
     const mention = JSON.stringify(posts().map((c) => [c.args.text, c.args.blocks]));
     for (const ping of ['<!channel>', '<!here>', '<@U0ALICE>']) expect(mention).not.toContain(ping);
@@ -282,7 +283,7 @@ describe('Slack over HTTP', () => {
 
   it('diagnoses the thread parent when mentioned under it, and takes the owner’s next log in the thread', async () => {
     const parent = newTs();
-    fake.seed(CHANNEL, { ts: parent, user: ALICE, text: slackText(sample('cf-0009').text) });
+    fake.seed(CHANNEL, { ts: parent, user: ALICE, text: slackText(onNvidia(sample('cf-0009').text)) });
     await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: BOB, text: `<@${BOT_USER}> can you look at this?`, ts: newTs(), thread_ts: parent })), 'json');
     const diagnosis = await nthPost(1);
     expect(fake.of('conversations.replies')[0]!.args).toMatchObject({ channel: CHANNEL, ts: parent, limit: '1' });
@@ -310,7 +311,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('reads a .log file attached to a mention (with the bot token), and refuses to send the token elsewhere', async () => {
-    const url = fake.serveFile('error.log', sample('cf-0214').text);
+    const url = fake.serveFile('error.log', onNvidia(sample('cf-0214').text));
     const ts = newTs();
     const file = { id: 'F0LOG', name: 'error.log', mimetype: 'text/plain', size: 2000, url_private_download: url };
     await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}>`, ts, files: [file] })), 'json');
@@ -328,7 +329,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('handles an event Slack delivers twice only once', async () => {
-    const event = eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ${slackText(sample('cf-0214').text)}`, ts: newTs() });
+    const event = eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0214').text))}`, ts: newTs() });
     await post(bot, JSON.stringify(event), 'json');
     await post(bot, JSON.stringify(event), 'json');
     await nthPost(2);
@@ -338,7 +339,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('delivers notices about a case (the idle sweep) into its thread', async () => {
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const diagnosis = await nthPost(1);
     await nthPost(2);
     await settle();
@@ -363,7 +364,7 @@ describe('Slack over HTTP', () => {
     await settle();
     await bot.stop();
     const seen: number[] = [];
-    bot = await startBot(fake, { ocr: { recognize: async (b) => (seen.push(b.length), { text: sample('cf-0214').text, confidence: 93, ms: 1 }), close: async () => undefined } });
+    bot = await startBot(fake, { ocr: { recognize: async (b) => (seen.push(b.length), { text: onNvidia(sample('cf-0214').text), confidence: 93, ms: 1 }), close: async () => undefined } });
     await post(bot, mention(), 'json');
     const diagnosis = await nthPost(1);
     expect(headerOf(diagnosis)).toMatch(/sampling/i);
@@ -379,7 +380,7 @@ describe('Slack over HTTP', () => {
     expect(caseCount()).toBe(0);
 
     // Under the bot's own diagnosis of a closed case: its quote of the error is not a new paste.
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const diagnosis = await nthPost(1);
     await click(await nthPost(2), 'Stop', ALICE);
     await nthPost(3);
@@ -391,7 +392,7 @@ describe('Slack over HTTP', () => {
 
   it('diagnoses a message through the “Diagnose with ComfyOOM” shortcut, in that message’s thread', async () => {
     const ts = newTs();
-    await post(bot, interactive(shortcutPayload(fake, HELPER, { ts, user: ALICE, text: slackText(sample('cf-0214').text) })), 'form');
+    await post(bot, interactive(shortcutPayload(fake, HELPER, { ts, user: ALICE, text: slackText(onNvidia(sample('cf-0214').text)) })), 'form');
     const diagnosis = await nthPost(1);
     expect(diagnosis.args.thread_ts).toBe(ts);
     const caseId = bot.store.caseInThread('slack', ts)!;
@@ -404,7 +405,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('shows stats to admins only, privately', async () => {
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     await nthPost(2);
 
     await slash(ADMIN, 'stats 30d');
@@ -422,7 +423,7 @@ describe('Slack over HTTP', () => {
   });
 
   it('answers in Chinese for a zh-CN Slack locale', async () => {
-    await slash(LI, slackText(sample('cf-0214').text));
+    await slash(LI, slackText(onNvidia(sample('cf-0214').text)));
     const step1 = await nthPost(2);
     const labels = step1.args.blocks.find((b: any) => b.type === 'actions').elements.map((e: any) => e.text.text);
     expect(labels).toContain('解决了');
@@ -451,7 +452,7 @@ describe('Slack over HTTP', () => {
 
   it('tells the user when it cannot post in the channel', async () => {
     fake.fail('chat.postMessage', { error: 'channel_not_found' });
-    await slash(ALICE, slackText(sample('cf-0214').text));
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const note = await fake.waitForResponse();
     expect(note.body).toMatchObject({ response_type: 'ephemeral' });
     expect(JSON.stringify(note.body)).toMatch(/can’t post in this channel/);
@@ -461,7 +462,7 @@ describe('Slack over HTTP', () => {
     await slash(ALICE, '');
     const view = (await fake.waitFor((c) => c.method === 'views.open')).args.view;
     fake.fail('chat.postMessage', { error: 'not_in_channel' });
-    await post(bot, interactive(viewSubmission(view, ALICE, sample('cf-0009').text)), 'form');
+    await post(bot, interactive(viewSubmission(view, ALICE, onNvidia(sample('cf-0009').text))), 'form');
     expect(JSON.stringify((await fake.waitForResponse()).body)).toMatch(/can’t post in this channel/);
     expect(caseCount()).toBe(2);
   });

@@ -2,6 +2,7 @@
 // local WebSocket that sends hello and envelopes, and acks back over the socket.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeSlack, type FakeSlack } from './fake-slack.ts';
 import {
   ALICE,
@@ -57,7 +58,7 @@ describe('Slack over Socket Mode', () => {
 
   it('acks a slash command envelope at once, then diagnoses and walks the case to a fix', async () => {
     const t0 = Date.now();
-    const ack = await fake.envelope('slash_commands', slashPayload(fake, ALICE, slackText(sample('cf-0214').text)));
+    const ack = await fake.envelope('slash_commands', slashPayload(fake, ALICE, slackText(onNvidia(sample('cf-0214').text))));
     expect(ack).toEqual({});
     expect(Date.now() - t0).toBeLessThan(3000);
 
@@ -79,7 +80,7 @@ describe('Slack over Socket Mode', () => {
 
   it('answers a stranger’s click privately over the socket', async () => {
     fake.reset();
-    await fake.envelope('slash_commands', slashPayload(fake, ALICE, slackText(sample('cf-0009').text)));
+    await fake.envelope('slash_commands', slashPayload(fake, ALICE, slackText(onNvidia(sample('cf-0009').text))));
     const step1 = await nthPost(2);
     await fake.envelope('interactive', clickPayload(fake, step1, 'Skip', BOB));
     const note = await fake.waitFor((c) => c.method === 'chat.postEphemeral');
@@ -90,7 +91,7 @@ describe('Slack over Socket Mode', () => {
   it('takes a mention event and answers in the thread', async () => {
     fake.reset();
     const parent = newTs();
-    fake.seed(CHANNEL, { ts: parent, user: BOB, text: slackText(sample('cf-0009').text) });
+    fake.seed(CHANNEL, { ts: parent, user: BOB, text: slackText(onNvidia(sample('cf-0009').text)) });
     await fake.envelope('events_api', eventCallback({ type: 'app_mention', user: BOB, text: `<@${BOT_USER}> help`, ts: newTs(), thread_ts: parent }));
     const diagnosis = await nthPost(1);
     expect(diagnosis.args.thread_ts).toBe(parent);
@@ -103,7 +104,7 @@ describe('Slack over Socket Mode', () => {
     const view = (await fake.waitFor((c) => c.method === 'views.open')).args.view;
     const ack = await fake.envelope('interactive', viewSubmission(view, ALICE, ''));
     expect(ack).toMatchObject({ response_action: 'errors', errors: { log: expect.any(String) } });
-    expect(await fake.envelope('interactive', viewSubmission(view, ALICE, sample('cf-0214').text))).toEqual({});
+    expect(await fake.envelope('interactive', viewSubmission(view, ALICE, onNvidia(sample('cf-0214').text)))).toEqual({});
     expect(headerOf(await nthPost(1))).toMatch(/sampling/i);
     await nthPost(2);
   });

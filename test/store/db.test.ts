@@ -65,6 +65,26 @@ describe('the SQLite store', () => {
     expect(computeStats(fresh).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
   });
 
+  it('keeps a row per question asked with its answer, written with the events and forgotten with the case', () => {
+    const db = openDb(tmpDb());
+    const store = new CaseStore(db);
+    const generic = { entry: 'gpu-oom-other', category: 'oom_gpu_other', steps: ['reduce-workload'] };
+    const sampling = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload'] };
+    const opened = step(undefined, { kind: 'open', at: 1000, caseId: 'k1', owner: 'u', lang: 'en', plan: generic, question: 'stage' });
+    const newCase = { id: 'k1', platform: 'terminal', userId: 'u', createdAt: 1000, category: 'oom_gpu_other', entry: 'gpu-oom-other', kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true };
+    store.create(newCase, opened.records, opened.state!);
+    const questions = () => db.prepare('SELECT question, created_at AS createdAt, choice, typed FROM case_questions').all();
+    expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: null, typed: 0 }]);
+
+    const answered = step(opened.state, { kind: 'clarify', at: 2000, offer: 1, question: 'stage', choice: 'sampling', typed: true, node: 'KSampler', plan: sampling, actor: 'u', moderator: false });
+    store.append('k1', answered.records, answered.state!, { category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: { stage: 'sampling' } });
+    expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: 'sampling', typed: 1 }]);
+    expect(store.get('k1')!.row).toMatchObject({ category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: '{"stage":"sampling"}' });
+
+    store.forgetUser('u');
+    expect(questions()).toEqual([]);
+  });
+
   it('rolls a failing migration back as a whole', () => {
     const db = openDb(':memory:');
     const broken = [{ version: 999, name: '999_broken.sql', sql: 'CREATE TABLE half_done (x INTEGER); SELECT * FROM no_such_table;' }];
