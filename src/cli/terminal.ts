@@ -1,6 +1,7 @@
 // Terminal mode: the same engine as the chat adapters, answered by keys or words. On a terminal it
-// prompts; piped, it reads one answer per line (y/worked, n, skip, stop, or a pasted log), so a
-// whole conversation can be scripted. Every answer is stored before the next prompt.
+// prompts; piped, it reads one answer per line (y/worked, n, skip, stop, a choice's number, a
+// node's name, or a pasted log), so a whole conversation can be scripted. Every answer is stored
+// before the next prompt.
 import { createInterface } from 'node:readline';
 import { userInfo } from 'node:os';
 import type { Engine, Origin } from '../conversation/engine.ts';
@@ -70,7 +71,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   const prompt = () => {
     if (!o.interactive) return;
     const m = mode();
-    out(m === 'paste' ? '\nPaste a ComfyUI error or log, then an empty line (Ctrl+D to quit) / 粘贴报错或日志，以空行结束：' : m === 'log' ? 'Paste the new log, then an empty line / 粘贴新日志，以空行结束：' : '> ');
+    out(m === 'paste' ? '\nPaste a ComfyUI error or log, then an empty line (Ctrl+D to quit) / 粘贴报错或日志，以空行结束：' : m === 'log' ? 'Paste the new log, then an empty line / 粘贴新日志，以空行结束：' : m === 'question' ? `1-${buttons.length} > ` : '> ');
   };
 
   if (o.resume) {
@@ -103,6 +104,14 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     }
     const word = line.trim().toLowerCase();
     if (!word) continue;
+    if (m === 'question') {
+      // A choice's number, or its words typed (a node's name, "AMD"); anything else starts a log.
+      const id = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : undefined;
+      if (id) show(engine.press(id, origin));
+      else if (engine.answersQuestion(caseId!, line)) show(engine.paste(caseId!, line, origin));
+      else buffer.push(line);
+      continue;
+    }
     if (m === 'reason') {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
       const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)];

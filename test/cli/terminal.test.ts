@@ -7,10 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { computeStats } from '../../src/store/stats.ts';
 import { sample } from '../helpers/corpus.ts';
+import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
-const paste = (id: string) => sample(id).text.split('\n').filter((l) => l.trim()).join('\n') + '\n\n';
+/** A log as pasted into the terminal, ended by an empty line; the card is named unless `bare`. */
+const asPasted = (text: string) => text.split('\n').filter((l) => l.trim()).join('\n') + '\n\n';
+const paste = (id: string) => asPasted(onNvidia(sample(id).text));
 const newDb = () => join(mkdtempSync(join(tmpdir(), 'term-')), 'cases.db');
 const env = { ...process.env, COMFYOOM_DB: '' };
 
@@ -41,7 +45,7 @@ describe('terminal mode', () => {
   it('reads the first paste from a file with `chat FILE`', () => {
     const db = newDb();
     const file = join(mkdtempSync(join(tmpdir(), 'paste-')), 'error.log');
-    spawnSync('sh', ['-c', `cat > "${file}"`], { input: sample('cf-0009').text });
+    spawnSync('sh', ['-c', `cat > "${file}"`], { input: onNvidia(sample('cf-0009').text) });
     const r = spawnSync(process.execPath, [bin, 'chat', file, '--db', db], { input: 'stop\n', encoding: 'utf8', env, timeout: 60_000 });
     expect(r.stdout).toMatch(/VAE/);
     expect(onlyCase(db).row.status).toBe('cancelled');
@@ -85,5 +89,52 @@ describe('terminal mode', () => {
     const after = onlyCase(db);
     expect(after.state.index).toBe(2);
     expect(after.records.filter((r) => r.type === 'answered')).toHaveLength(2);
+  });
+
+  it('asks before the first step when the log cannot tell: numbered choices, a typed node name, stats', () => {
+    const db = newDb();
+    // NVIDIA, then a name that is no node (ignored, with a hint), then the node's name.
+    const input = `${asPasted(BARE_OOM)}1\nthanks\n\nKSampler\ny\n`;
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input, encoding: 'utf8', env, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?\n\[1\] NVIDIA {2}\[2\] AMD \(ROCm\/ZLUDA\) {2}\[3\] I don't know/);
+    expect(r.stdout).toMatch(/Which node was running \(outlined in red\)\?/);
+    expect(r.stdout).toMatch(/\[1\] Sampler \(KSampler, SamplerCustom, WanVideoSampler\.\.\.\) {2}\[2\] VAE Decode\/Encode/);
+    expect(r.stdout).toMatch(/could not read "thanks" as an answer/);
+    expect(r.stdout).toMatch(/Got it: KSampler\. So this is: Out of GPU memory while sampling/);
+    expect(r.stdout).toMatch(/fixed by/);
+    const c = onlyCase(db);
+    expect(c.row).toMatchObject({ entry: 'gpu-oom-sampling', status: 'resolved', resolution: 'confirmed' });
+    expect(JSON.parse(c.row.facts)).toMatchObject({ gpuVendor: 'nvidia', node: 'KSampler', stage: 'sampling' });
+    expect(c.records.map((x) => x.type)).toEqual(['opened', 'asked', 'clarified', 'asked', 'clarified', 'offered', 'answered', 'resolved']);
+
+    const json = spawnSync(process.execPath, [bin, 'stats', '--json', '--db', db], { encoding: 'utf8', env, timeout: 60_000 });
+    expect(JSON.parse(json.stdout).questions).toEqual({
+      casesAsked: 1,
+      byQuestion: [
+        { question: 'vendor', asked: 1, answers: { nvidia: 1, amd: 0, unknown: 0 }, typed: 0, unanswered: 0 },
+        { question: 'stage', asked: 1, answers: { sampling: 1, vae: 0, loader: 0, other: 0, unknown: 0 }, typed: 1, unanswered: 0 },
+      ],
+    });
+    const textStats = spawnSync(process.execPath, [bin, 'stats', '--db', db], { encoding: 'utf8', env, timeout: 60_000 }).stdout;
+    expect(textStats).toMatch(/Asked before the first step, because the log could not tell: 1 case\n/);
+    expect(textStats).toMatch(/stage {3}asked 1: sampling 1 · vae 0 · loader 0 · other 0 · don't know 0 · unanswered 0 \(typed 1\)/);
+  });
+
+  it('resumes at an unanswered question, where "I don\'t know" keeps the generic plan', () => {
+    const db = newDb();
+    spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: asPasted(BARE_OOM), encoding: 'utf8', env, timeout: 60_000 });
+    expect(onlyCase(db).state).toMatchObject({ awaiting: 'question', question: 'vendor' });
+
+    const resumed = spawnSync(process.execPath, [bin, 'chat', '--resume', '--db', db], { input: '3\n5\n', encoding: 'utf8', env, timeout: 60_000 });
+    expect(resumed.stdout).toMatch(/NVIDIA, or AMD/);
+    expect(resumed.stdout).toMatch(/No problem/);
+    expect(resumed.stdout).toMatch(/Step 1 of/);
+    const c = onlyCase(db);
+    expect(c.row.entry).toBe('gpu-oom-other');
+    expect(c.state).toMatchObject({ awaiting: 'answer', plan: { entry: 'gpu-oom-other' } });
+    const db2 = openDb(db);
+    expect(computeStats(db2).questions.byQuestion.map((q) => q.answers.unknown)).toEqual([1, 1]);
+    db2.close();
   });
 });
