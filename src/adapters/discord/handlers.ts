@@ -328,8 +328,9 @@ export class Handlers {
 
   /**
    * The open case a message adds a log to: in a case's thread, the owner's message when the case
-   * asked for a log or the message looks like one (chat such as "thanks" must not count as a log,
-   * it would close the case); in a channel without a thread, only when the case asked for a log.
+   * asked for a log or a question's answer (the engine tells a typed node's name from chat), or
+   * the message looks like a log (chat such as "thanks" must not count as a log, it would close
+   * the case); in a channel without a thread, only when the case asked for a log.
    */
   private caseFor(m: DiscordMessage<true>, inbound: Inbound): string | undefined {
     if (m.channel.isThread()) {
@@ -337,7 +338,7 @@ export class Handlers {
       const state = caseId ? this.engine.state(caseId) : undefined;
       if (!caseId || state?.owner !== m.author.id) return undefined;
       const logFile = inbound.attachments?.some((a) => LOG_FILE.test(a.name)) ?? false;
-      return state.awaiting === 'log' || logFile || this.engine.looksLikeLog(inbound.text ?? '') ? caseId : undefined;
+      return state.awaiting === 'log' || state.awaiting === 'question' || logFile || this.engine.looksLikeLog(inbound.text ?? '') ? caseId : undefined;
     }
     const caseId = this.engine.lastOpenCase(this.messageOrigin(m));
     const found = caseId ? this.store.get(caseId) : undefined;

@@ -285,8 +285,10 @@ export class SlackHandlers {
 
     const open = e.thread_ts ? this.o.store.caseInThread('slack', e.thread_ts) : undefined;
     if (open) {
-      // In a case's thread: a log is news for the case; a bare mention asks for the question again.
-      const messages = ownLog
+      // In a case's thread: a log, or words while the case asks its question, are for the case;
+      // a bare mention asks for the question again.
+      const forCase = ownLog || (!!own.trim() && this.o.engine.state(open)?.awaiting === 'question');
+      const messages = forCase
         ? await this.o.engine.receive(this.origin(team, e.channel, user, locale), { text: own, attachments: slackAttachments(ownFiles, this.o.files) }, open)
         : this.o.engine.current(open);
       return this.send({ ...target, lang: this.o.engine.state(open)?.lang ?? lang }, messages);
@@ -307,7 +309,7 @@ export class SlackHandlers {
     await this.send(target, messages);
   }
 
-  /** The owner writing in their case's thread: a new log when it looks like one, chat otherwise. */
+  /** The owner writing in their case's thread: a new log when it looks like one, a typed answer while the case asks its question, chat otherwise. */
   private async onThreadMessage(e: MessageEventLike, team: string | undefined, botUserId: string | undefined): Promise<void> {
     if ((e.subtype && e.subtype !== 'file_share' && e.subtype !== 'thread_broadcast') || e.bot_id || !e.user || !e.thread_ts || e.thread_ts === e.ts) return;
     // A mention arrives twice, as app_mention and as message; the mention handler answers it.
@@ -317,7 +319,7 @@ export class SlackHandlers {
     if (!caseId || !state || state.owner !== e.user) return;
     const text = slackToPlain(e.text ?? '');
     const files = e.files ?? [];
-    if (!this.o.engine.looksLikeLog(text) && !files.length) return;
+    if (!this.o.engine.looksLikeLog(text) && !files.length && state.awaiting !== 'question') return;
     const locale = await this.locale(e.user);
     const messages = await this.o.engine.receive(this.origin(team, e.channel, e.user, locale), { text, attachments: slackAttachments(files, this.o.files) }, caseId);
     await this.send({ channel: e.channel, thread: e.thread_ts, user: e.user, lang: state.lang }, messages);
