@@ -29,11 +29,12 @@ describe('golden diagnoses of real pastes', () => {
   });
 });
 
-// The bars: 97% on the batch the rules were tuned on, 95% on the batch scored before
-// any rule saw it, and no false alarm anywhere.
+// The bars: 97% on the batch the rules were tuned on, 95% on the batches scored before
+// any rule saw them, and no false alarm anywhere.
 describe.each([
   { batch: 'dev', min: 0.97 },
   { batch: 'dev2', min: 0.95 },
+  { batch: 'harvest', min: 0.95 },
 ] as const)('accuracy against the labels of $batch', ({ batch, min }) => {
   const results = strict.filter((s) => s.batch === batch).map((s) => ({ s, got: classify(s.text).category }));
   const right = results.filter((r) => r.got === r.s.category);

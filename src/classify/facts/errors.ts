@@ -67,6 +67,8 @@ export interface ErrorFacts {
   oom?: OomKind;
   exception?: ExceptionInfo;
   recoveredVaeTiling: boolean;
+  /** Every line where a memory wording (not a recovery warning) sits, in order. */
+  memoryLines: number[];
   evidence: { oom?: Evidence; primarySignature?: Evidence; exception?: Evidence };
 }
 
@@ -176,6 +178,7 @@ export function readErrors(lines: string[], signatures: CompiledSignature[]): Er
       line: exceptionLine.line,
     },
     recoveredVaeTiling: hits.has('vae_tiled_retry'),
+    memoryLines: [...new Set(found.filter((id) => byId.get(id)!.oom && !byId.get(id)!.benign).flatMap((id) => hits.get(id)!))].sort((a, b) => a - b),
     evidence,
   };
 }

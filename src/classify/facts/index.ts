@@ -32,7 +32,7 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
   const errors = readErrors(lines, reader.signatures);
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(lines, errorLine, reader.stages);
+  const stage = readStage(lines, errorLine, reader.stages, errors.memoryLines);
   const alloc = readAllocation(lines);
   const env = readEnvironment(lines, reader.knownFlags);
 

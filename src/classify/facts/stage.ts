@@ -105,8 +105,21 @@ export interface StageFacts {
   evidence: { node?: Evidence; stage?: Evidence };
 }
 
-/** The failing node's class name, from the report or toast formats, or from the line above the error. */
-function findNode(lines: string[], errorLine: number | undefined, compiled: CompiledStages): { node: string; line: number } | undefined {
+/** A dialog's title: the node's name on its own line above the message (OCR leaves stray marks: "#*CheckpointLoaderSimple"). */
+function dialogTitle(lines: string[], messageLine: number): { node: string; line: number } | undefined {
+  for (let i = messageLine - 1; i >= Math.max(0, messageLine - 5); i--) {
+    const raw = lines[i]!.trim();
+    const t = raw.replace(/^[^A-Za-z]{1,3}|[^A-Za-z0-9)+]{1,3}$/g, '');
+    // Past the dialog's own memory and hint lines, and a wrapper's "backend='inductor' raised:".
+    if (!t || /memory|allocation on device|^tips:/i.test(t) || (/:$/.test(raw) && /[\s=]/.test(raw))) continue;
+    if (NODE_NAME.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
+    return undefined;
+  }
+  return undefined;
+}
+
+/** The failing node's class name, from the report or toast formats, or from the lines around the error. */
+function findNode(lines: string[], errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[]): { node: string; line: number } | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     const m = NODE_REPORT.exec(lines[i]!) ?? NODE_EXECUTING.exec(lines[i]!);
     if (m) return { node: m[1]!.trim(), line: i };
@@ -114,20 +127,20 @@ function findNode(lines: string[], errorLine: number | undefined, compiled: Comp
   if (errorLine === undefined) return undefined;
   const prefix = NODE_PREFIX.exec(lines[errorLine]!);
   if (prefix && !/error|exception|warning/i.test(prefix[1]!)) return { node: prefix[1]!, line: errorLine };
-  // A bare node name just above the error block (copied from the UI's error dialog), past the
-  // dialog's own memory and hint lines.
-  for (let i = errorLine - 1; i >= Math.max(0, errorLine - 5); i--) {
-    // OCR leaves stray marks around a dialog's title ("#*CheckpointLoaderSimple").
-    const t = lines[i]!.trim().replace(/^[^A-Za-z]{1,3}|[^A-Za-z0-9)+]{1,3}$/g, '');
-    if (!t || /memory|allocation on device|^tips:/i.test(t)) continue;
-    if (NODE_NAME.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
-    break;
-  }
+  // A bare node name just above the error block (copied from the UI's error dialog).
+  const title = dialogTitle(lines, errorLine);
+  if (title) return title;
   // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError...").
   for (const word of lines[errorLine]!.split(/[\s:]{1,4}/)) {
     if (/^[A-Z][A-Za-z0-9]{3,60}\+?$/.test(word) && /[a-z]/.test(word) && !/error|exception/i.test(word) && stageOfNode(word, compiled)) {
       return { node: word, line: errorLine };
     }
+  }
+  // The same failure shown twice (the UI's dialog pasted above the console's traceback): the
+  // dialog's title names the node, if it is a node we know.
+  for (const line of [...memoryLines].reverse()) {
+    const other = line !== errorLine ? dialogTitle(lines, line) : undefined;
+    if (other && stageOfNode(other.node, compiled)) return other;
   }
   return undefined;
 }
@@ -225,11 +238,14 @@ function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
   };
   if (errorLine === undefined) return collect(0, lines.length);
 
-  // A paste cut down to its last code line still names the innermost call.
-  const last = lines[errorLine - 1];
+  // A paste cut down to its last code line still names the innermost call (Python 3.11+ puts
+  // a line of carets under it).
+  let codeAt = errorLine - 1;
+  while (codeAt > 0 && /^\s{0,80}[\^~]{1,400}\s{0,4}$/.test(lines[codeAt]!)) codeAt--;
+  const last = lines[codeAt];
   const codeLine: Frame[] =
-    last && /^\s{1,}\S/.test(last) && !FRAME.test(last) && !FRAME.test(lines[errorLine - 2] ?? '')
-      ? [{ text: fold(`| ${last.trim()}`), path: '', fn: '', line: errorLine - 1 }]
+    codeAt >= 0 && last && /^\s{1,}\S/.test(last) && !FRAME.test(last) && !FRAME.test(lines[codeAt - 1] ?? '')
+      ? [{ text: fold(`| ${last.trim()}`), path: '', fn: '', line: codeAt }]
       : [];
   let start = errorLine;
   while (start > 0 && !TRACEBACK_START.test(lines[start - 1]!) && !EXCEPTION_LINE.test(lines[start - 1]!)) start--;
@@ -237,7 +253,10 @@ function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
   if (above.length) return above;
   let end = errorLine + 1;
   while (end < lines.length && end < errorLine + 400 && !EXCEPTION_LINE.test(lines[end]!)) end++;
-  return collect(errorLine + 1, end);
+  const below = collect(errorLine + 1, end);
+  // The error's own traceback was cut off: an earlier traceback in the paste (the same failure
+  // in an earlier run, most often) is the next best witness.
+  return below.length ? below : collect(0, errorLine);
 }
 
 /** Where the error's traceback begins: what is written right around it describes the failure. */
@@ -286,10 +305,10 @@ function lastStarted(lines: string[], end: number, compiled: CompiledStages): { 
   return last;
 }
 
-export function readStage(lines: string[], errorLine: number | undefined, compiled: CompiledStages): StageFacts {
+export function readStage(lines: string[], errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = []): StageFacts {
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
-  const found = findNode(lines, errorLine, compiled);
+  const found = findNode(lines, errorLine, compiled, memoryLines);
   if (found) evidence.node = at(found.line, 'node name', 1);
   const node = found?.node;
   const done = (stage: Stage, ev: Evidence): StageFacts => {
@@ -320,8 +339,9 @@ export function readStage(lines: string[], errorLine: number | undefined, compil
     const to = Math.min(lines.length - 1, errorLine + 13);
     const window = Array.from({ length: to - from + 1 }, (_, k) => from + k).sort((a, b) => Math.abs(a - errorLine) - Math.abs(b - errorLine));
     for (const i of window) {
-      // Sentences were weighed by the prose reading; a mention it found ambiguous stays so.
-      if (isProse(lines[i]!)) continue;
+      // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
+      // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure.
+      if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled)) continue;
       const text = fold(lines[i]!);
       const hit = compiled.stages.find((s) => s.phrases.some((p) => atWordStart(text, p)));
       if (hit) return done(hit.stage, at(i, 'words near the error', 0.65));
