@@ -66,7 +66,7 @@ export interface Clarification {
 
 const ruleOf = (c: Pick<Clarification, 'question' | 'choice'>) => QUESTIONS[c.question].choices.find((x) => x.choice === c.choice);
 
-/** The facts with the user's answer in them, its evidence marked as theirs rather than the log's. */
+/** The facts with the user's answer in them, its evidence marked as theirs (line -1: no line of the paste). */
 export function withAnswer(facts: Facts, c: Clarification): Facts {
   const learned: Partial<Facts> = c.node ? { node: c.node.name, stage: c.node.stage } : (ruleOf(c)?.facts ?? {});
   const evidence = Object.fromEntries(Object.keys(learned).map((k) => [k, { line: -1, text: c.node?.name ?? c.choice, source: 'user answer', strength: 1 }]));
