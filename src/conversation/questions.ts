@@ -34,7 +34,9 @@ const DONT_KNOW = ["don't know", 'dont know', 'don’t know', 'idk', 'not sure',
 
 export const QUESTIONS: Readonly<Record<Question, QuestionRule>> = {
   vendor: {
-    open: (f) => f.oom === 'cuda' && f.gpuVendor === undefined && !PLATFORM_BACKENDS.has(f.backend ?? ''),
+    // Only for the bare tails that show nothing else: a log long enough to show the failing node
+    // nearly always shows the platform too, and asking every NVIDIA user would tire them.
+    open: (f) => f.oom === 'cuda' && f.gpuVendor === undefined && !PLATFORM_BACKENDS.has(f.backend ?? '') && f.stage === undefined && f.node === undefined,
     choices: [
       { choice: 'nvidia', code: 'vn', facts: { gpuVendor: 'nvidia' }, words: ['nvidia', 'geforce', 'rtx', 'gtx', '英伟达', 'n卡'] },
       { choice: 'amd', code: 'va', facts: { gpuVendor: 'amd' }, words: ['amd', 'radeon', 'rocm', 'zluda', 'a卡'] },
