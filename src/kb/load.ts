@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { Entry, FACT_NAMES, Flag, Signature, StageHints, Step } from './schema.ts';
-import { checkPatternSafety } from '../classify/patterns.ts';
+import { checkPattern } from '../classify/patterns.ts';
 
 export const DEFAULT_KB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'kb');
 
@@ -137,7 +137,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     if (seen.has(value.id)) problems.push({ file: rel(file), field: value.id, reason: 'duplicate signature id' });
     seen.set(value.id, file);
     value.patterns.forEach((p, i) => {
-      const why = checkPatternSafety(p);
+      const why = checkPattern(p);
       if (why) problems.push({ file: rel(file), field: `${value.id}.patterns.${i}`, reason: why });
     });
   }

@@ -2,7 +2,7 @@
 // which allocator (if any) ran out. "The first line of the exception decides the kind": a wording
 // on the failing exception line outranks the same wording anywhere else in the paste.
 import type { Signature } from '../../kb/schema.ts';
-import { compilePattern } from '../patterns.ts';
+import { PatternSet } from '../patterns.ts';
 import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
 
 /** The signature for an exception line no other signature explains. */
@@ -11,17 +11,17 @@ export const GENERIC = 'generic_exception';
 /** On one line, the platform's own wording outranks the generic CUDA-named exception class. */
 const OOM_PRECEDENCE: OomKind[] = ['xpu', 'mps', 'directml', 'hip', 'ram', 'cuda'];
 
-export interface CompiledSignature {
-  sig: Signature;
-  /** Every pattern of the signature, run once over the whole text (global, multiline). */
-  scan: RegExp[];
+/** Every pattern of every signature in one set, and which signature each belongs to. */
+export interface CompiledSignatures {
+  signatures: Signature[];
+  set: PatternSet;
+  /** For each pattern of the set, the index of its signature. */
+  owner: number[];
 }
 
-export function compileSignatures(signatures: Signature[]): CompiledSignature[] {
-  return signatures.map((sig) => ({
-    sig,
-    scan: sig.patterns.map((p) => new RegExp(compilePattern(p).source, 'gim')),
-  }));
+export function compileSignatures(signatures: Signature[]): CompiledSignatures {
+  const owner = signatures.flatMap((sig, i) => sig.patterns.map(() => i));
+  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner };
 }
 
 /** A line that states the failure, with how directly it does so (lower rank = more direct). */
@@ -72,26 +72,6 @@ export interface ErrorFacts {
   evidence: { oom?: Evidence; primarySignature?: Evidence; exception?: Evidence };
 }
 
-/** Maps a character offset in the joined text back to its line. */
-function lineIndex(lines: string[]): (offset: number) => number {
-  const starts: number[] = [];
-  let at = 0;
-  for (const l of lines) {
-    starts.push(at);
-    at += l.length + 1;
-  }
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
-}
-
 /** A new run, or the next step of one, begins: hits on either side are different messages. */
 const RUN_BOUNDARY = /^\s{0,4}(?:got prompt|prompt executed in|requested to load)\b|\d{1,3}%\s{0,2}\|/i;
 
@@ -104,25 +84,18 @@ function startOfLastBlock(hitLines: number[], lines: string[]): number {
   return sorted[i]!;
 }
 
-export function readErrors(lines: string[], signatures: CompiledSignature[]): ErrorFacts {
-  const text = lines.join('\n');
-  const toLine = lineIndex(lines);
+export function readErrors(lines: string[], compiled: CompiledSignatures): ErrorFacts {
   /** Lines where each signature matched, in order. */
   const hits = new Map<string, number[]>();
-  for (const { sig, scan } of signatures) {
-    for (const re of scan) {
-      re.lastIndex = 0;
-      for (const m of text.matchAll(re)) {
-        const at = toLine(m.index);
-        const list = hits.get(sig.id) ?? [];
-        if (!list.includes(at)) list.push(at);
-        hits.set(sig.id, list);
-        if (m[0].length === 0) break;
-      }
-    }
+  for (const { pattern, line } of compiled.set.scan(lines)) {
+    const id = compiled.signatures[compiled.owner[pattern]!]!.id;
+    const list = hits.get(id) ?? [];
+    if (!list.includes(line)) list.push(line);
+    hits.set(id, list);
   }
-  const byId = new Map(signatures.map((s) => [s.sig.id, s.sig]));
-  const found = [...hits.keys()];
+  for (const list of hits.values()) list.sort((a, b) => a - b);
+  const byId = new Map(compiled.signatures.map((s) => [s.id, s]));
+  const found = compiled.signatures.map((s) => s.id).filter((id) => hits.has(id));
   const candidates = errorLines(lines).sort((a, b) => a.rank - b.rank || a.line - b.line);
 
   // Which non-benign signatures sit on (or right below) each exception line.

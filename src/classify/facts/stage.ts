@@ -11,7 +11,7 @@ import type { StageHints } from '../../kb/schema.ts';
 import type { Evidence, Stage } from './types.ts';
 
 interface NodeGlob {
-  re: RegExp;
+  test: (name: string) => boolean;
   /** Literal characters in the glob: the more a glob spells out, the more it says. */
   literal: number;
 }
@@ -20,7 +20,7 @@ interface CompiledStage {
   stage: Stage;
   nodes: NodeGlob[];
   frames: string[];
-  models: RegExp[];
+  models: ((name: string) => boolean)[];
   phrases: string[];
   events: string[];
 }
@@ -32,14 +32,41 @@ export interface CompiledStages {
 /** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
 const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
-const glob = (pattern: string) =>
-  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.{0,80}')}$`, 'i');
+/**
+ * A kb name glob (`*` for any run of characters), matched case-insensitively by the greedy
+ * two-pointer walk: at most length × length steps whatever the pattern, where a regular
+ * expression built from `*a*a*a*…` would backtrack.
+ */
+function glob(pattern: string): (name: string) => boolean {
+  const p = pattern.toLowerCase();
+  return (name) => {
+    const n = name.toLowerCase();
+    let i = 0;
+    let j = 0;
+    let star = -1;
+    let resume = 0;
+    while (i < n.length) {
+      if (j < p.length && p[j] !== '*' && p[j] === n[i]) {
+        i++;
+        j++;
+      } else if (j < p.length && p[j] === '*') {
+        star = j++;
+        resume = i;
+      } else if (star >= 0) {
+        j = star + 1;
+        i = ++resume;
+      } else return false;
+    }
+    while (j < p.length && p[j] === '*') j++;
+    return j === p.length;
+  };
+}
 
 export function compileStages(hints: StageHints): CompiledStages {
   return {
     stages: hints.stages.map((s) => ({
       stage: s.stage as Stage,
-      nodes: s.nodes.map((n) => ({ re: glob(n), literal: n.replace(/\*/g, '').length })),
+      nodes: s.nodes.map((n) => ({ test: glob(n), literal: n.replace(/\*/g, '').length })),
       frames: s.frames.map(fold),
       models: s.models.map(glob),
       phrases: s.phrases.map(fold),
@@ -56,7 +83,7 @@ export function compileStages(hints: StageHints): CompiledStages {
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   let best: { stage: Stage; literal: number } | undefined;
   for (const s of compiled.stages) {
-    for (const n of s.nodes) if (n.re.test(node) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
+    for (const n of s.nodes) if (n.test(node) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
   }
   return best?.stage;
 }
@@ -265,7 +292,7 @@ function blockStart(lines: string[], errorLine: number): number {
   return errorLine;
 }
 
-const stageOfModel = (model: string, compiled: CompiledStages) => compiled.stages.find((s) => s.models.some((re) => re.test(model)))?.stage;
+const stageOfModel = (model: string, compiled: CompiledStages) => compiled.stages.find((s) => s.models.some((matches) => matches(model)))?.stage;
 const stageOfEvent = (text: string, compiled: CompiledStages) => {
   const folded = fold(text);
   return compiled.stages.find((s) => s.events.some((e) => atWordStart(folded, e)))?.stage;
