@@ -5,7 +5,7 @@ import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
 import { readJsonFacts } from './json.ts';
-import { compileSignatures, readErrors, type CompiledSignature } from './errors.ts';
+import { compileSignatures, readErrors, type CompiledSignatures } from './errors.ts';
 import { compileStages, readStage, type CompiledStages } from './stage.ts';
 import type { Facts } from './types.ts';
 
@@ -13,7 +13,7 @@ export type { Facts, Evidence, OomKind, Stage } from './types.ts';
 
 /** The kb compiled for reading: built once per kb, reused for every paste. */
 export interface FactReader {
-  signatures: CompiledSignature[];
+  signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
 }
