@@ -34,6 +34,29 @@ const LINE_PREFIXES = [
 const GLUED_TIMESTAMP = /(\S)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{1,6} - /g;
 
 /**
+ * Where ComfyUI and Python start a line of their own. A paste whose line breaks were lost (an
+ * issue form, a chat client) holds several of them on one line; each begins a line again.
+ */
+const LINE_START = /\s(?=!!! ?Exception during processing|Requested to load |loaded (?:completely|partially)|got prompt\b|Prompt executed in |Traceback \(most recent call last\)|File "[^"\n]{1,300}", line \d|(?:torch\.(?:cuda\.)?)?OutOfMemoryError: |RuntimeError: )/g;
+
+/** `docker compose` puts the service's name (and a time) before every line: "comfyui-1  | ...". */
+const SERVICE_PREFIX = /^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?Z?\s{1,2})?([\w.-]{1,80})\s{1,40}\| ?/;
+
+/** Strips a service prefix that repeats on several lines (one such line alone proves nothing). */
+function stripServicePrefixes(lines: string[]): string[] {
+  const count = new Map<string, number>();
+  for (const l of lines) {
+    const name = SERVICE_PREFIX.exec(l)?.[1];
+    if (name) count.set(name, (count.get(name) ?? 0) + 1);
+  }
+  if (![...count.values()].some((n) => n >= 2)) return lines;
+  return lines.map((l) => {
+    const m = SERVICE_PREFIX.exec(l);
+    return m && (count.get(m[1]!) ?? 0) >= 2 ? l.slice(m[0].length) : l;
+  });
+}
+
+/**
  * OCR (and retyping) confuses 0/O and 1/l/I. Fold them back by context: a digit between letters
  * is a letter ("Out0fMemory"), a letter between digits is a digit ("l6.00 GiB", "2O48").
  * Version-like tokens (fp16, cu128, gfx1100) keep their digits because a digit follows.
@@ -66,21 +89,30 @@ function keepHeadAndTail<T>(items: T[], max: number, gap: T): T[] {
   return [...items.slice(0, head), gap, ...items.slice(items.length - (max - head - 1))];
 }
 
-function cleanLine(line: string): string[] {
-  const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
-  const text = cut
-    .replace(ANSI, '')
-    .replace(ZERO_WIDTH, '')
-    .replace(ENTITY, (m, name: string) => {
-      const key = name.toLowerCase();
-      if (key in ENTITIES) return ENTITIES[key]!;
-      const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
-    })
-    .normalize('NFKC')
-    .replace(/\u00a0/g, ' ')
-    .replace(GLUED_TIMESTAMP, '$1\n');
-  return text.split('\n').map((l) => foldOcrConfusions(stripWrapping(l)).trimEnd());
+/** A line that holds several log lines (its breaks were lost) as separate lines again. */
+function unglue(line: string): string[] {
+  // A flattened paste is a few KB; megabytes on one line are not a log to take apart.
+  if (line.length < 160 || line.length > 20 * LIMITS.maxLineLength) return [line];
+  return (line.match(LINE_START)?.length ?? 0) >= 2 ? line.split(LINE_START) : [line];
+}
+
+function cleanLine(raw: string): string[] {
+  return unglue(raw).flatMap((line) => {
+    const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
+    const text = cut
+      .replace(ANSI, '')
+      .replace(ZERO_WIDTH, '')
+      .replace(ENTITY, (m, name: string) => {
+        const key = name.toLowerCase();
+        if (key in ENTITIES) return ENTITIES[key]!;
+        const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+      })
+      .normalize('NFKC')
+      .replace(/\u00a0/g, ' ')
+      .replace(GLUED_TIMESTAMP, '$1\n');
+    return text.split('\n').map((l) => foldOcrConfusions(stripWrapping(l)).trimEnd());
+  });
 }
 
 // Everything runs line by line on lines already cut to length, so no pattern ever sees more than
@@ -99,5 +131,5 @@ export function normalize(input: string): Normalized {
     lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
     truncated = true;
   }
-  return { lines: lines.flatMap(cleanLine), truncated, originalChars };
+  return { lines: stripServicePrefixes(lines).flatMap(cleanLine), truncated, originalChars };
 }

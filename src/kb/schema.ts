@@ -149,7 +149,8 @@ export type Entry = z.infer<typeof Entry>;
 export const Signature = z.strictObject({
   id: z.string().regex(/^[a-z0-9_]+$/),
   /** The allocator this wording says ran out; absent for non-memory errors. */
-  oom: z.enum(['cuda', 'hip', 'mps', 'directml', 'xpu', 'ram']).optional(),
+  /** Which memory ran out; `gpu` for wordings that name no platform (the paste's platform decides). */
+  oom: z.enum(['cuda', 'hip', 'mps', 'directml', 'xpu', 'ram', 'gpu']).optional(),
   /** Case-insensitive regular expressions, one line at a time; see src/classify/patterns.ts for the allowed subset. */
   patterns: z.array(z.string().min(3)).min(1),
   /** A warning or a recovery message, not a failure: never the primary error. */

@@ -255,3 +255,54 @@ describe('AMD behind CUDA wording', () => {
     expect(classify(oom).category).toBe('oom_gpu_other');
   });
 });
+
+describe('the words people and other programs use for it', () => {
+  it.each([
+    ['a prose OOM names the stage too', 'When there is only 16G VRAM, an OOM error occurs in the VAE encoding stage when using a resolution of 1024.', 'oom_gpu_vae'],
+    ['on an AMD card', 'I got pass the sampling step and got OOM at the VAE decode stage.\nI am using a 7900xtx in Linux.', 'oom_amd_hip'],
+    ['on a Mac', 'mac studio m1 ultra 128gb - node Vae Decode - OOM error at the end of a 15 hour generation', 'oom_mps'],
+    ['on Intel', 'It crashes during the KSampler step with `torch.OutOfMemoryError`.\n3. Install PyTorch Nightly with XPU support.', 'oom_gpu_other'],
+    ['in Chinese', 'VAE解码的时候爆显存了，4060 8G', 'oom_gpu_vae'],
+    ['ZLUDA quoted as cuda: out of memory', 'i wanted to enable zluda, and for some reason it says cuda: out of memory, while i have 8gb of vram', 'oom_amd_hip'],
+    ["ggml's ROCm backend", '[ERROR] ggml_extend.hpp:70   - ROCm error: out of memory', 'oom_amd_hip'],
+    ['Vulkan', 'iree/hal/drivers/vulkan/vma_allocator.cc:693: RESOURCE_EXHAUSTED; VK_ERROR_OUT_OF_DEVICE_MEMORY; vmaCreateBuffer\nFound device AMD Radeon RX 6700 XT.', 'oom_amd_hip'],
+    ['TensorFlow on DirectML', 'Resource exhausted: OOM when allocating tensor with shape[16,128,98,98] and type float on /job:localhost/replica:0/task:0/device:DML:0 by allocator DmlAllocator', 'oom_directml'],
+    ["VideoHelperSuite's RAM guard", 'Error occurred when executing VHS_LoadVideo: Memory limit hit after loading 1347 frames. Stopping execution.', 'oom_cpu_ram'],
+    ['a kill told in words', 'when the final checkpoint shards were being loaded, the terminal was killed.', 'oom_cpu_ram'],
+  ])('%s', (_name, paste, category) => {
+    expect(classify(paste).category).toBe(category);
+  });
+
+  it("does not take a counter or a flag named oom for an OOM", () => {
+    expect(classify("gc stats: {'oom': 0, 'collections': 12}\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (77x768 and 2048x320)").category).toBe('not_oom');
+    expect(factsOf('oom_score_adj set to 0').oom).toBeUndefined();
+  });
+});
+
+describe('pastes reshaped on the way', () => {
+  it("reads a docker compose log through its service prefix", () => {
+    const paste = [
+      '2024-11-22 19:24:48 comfyui  |   File "/usr/local/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1160, in convert',
+      '2024-11-22 19:24:48 comfyui  |     return t.to(',
+      '2024-11-22 19:24:48 comfyui  | torch.OutOfMemoryError: Allocation on device ',
+    ].join('\n');
+    expect(classify(paste).category).toBe('oom_gpu_model_load');
+  });
+
+  it('takes a log whose line breaks were lost apart again', () => {
+    const paste = 'Requested to load WAN21 loaded partially; 5167.08 MB usable, 5167.08 MB loaded, 4633.39 MB offloaded, lowvram patches: 0 Attempting to release mmap (452) !!! Exception during processing !!! CUDA error: out of memory Search for `cudaErrorMemoryAllocation`';
+    expect(factsOf(paste)).toMatchObject({ oom: 'cuda', stage: 'model_load' });
+  });
+});
+
+describe('more stage readings', () => {
+  it.each([
+    ["a video wrapper's ImageEncode node is a VAE encode", '- **Node Type:** MochiImageEncode\n- **Exception Message:** Allocation on device', 'vae_encode'],
+    ['a denoising step in any pipeline is sampling', '    noise_pred_cond = self.model(\ntorch.OutOfMemoryError: CUDA out of memory.', 'sampling'],
+    ["accelerate placing a model is loading", '  File "/x/venv/lib/site-packages/accelerate/accelerator.py", line 741, in _prepare_one\n    return self.prepare_model(obj, device_placement=device_placement)\nRuntimeError: CUDA out of memory.', 'model_load'],
+    ['the user names the text encoder', '* The T5 text encoder always loads on CUDA:0.\n* The first run fails with a `CUDA out of memory` error during embedding.', 'text_encoder'],
+    ['a quantized model initializing is loading', '[info] Initializing QuantizedFluxModel\n!!! Exception during processing !!! CUDA error: out of memory (at Tensor.h:88)', 'model_load'],
+  ])('%s', (_name, paste, stage) => {
+    expect(factsOf(paste).stage).toBe(stage);
+  });
+});

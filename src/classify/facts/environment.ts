@@ -46,7 +46,7 @@ const num = (s: string) => Number(s.replace(',', '.'));
 
 const DEVICE = /^\s{0,4}Device:\s{1,2}(cuda|xpu|mps|cpu|privateuseone|npu|mlu)(?::\d{1,2})?\s{0,2}([^:\n]{0,120}?)(?:\s:\s(cudaMallocAsync|native))?\s{0,2}$/i;
 const GPU_NAME =
-  /\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b/i;
+  /\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b/i;
 
 function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor']; line?: number } {
   const device = firstMatch(lines, [
@@ -55,7 +55,7 @@ function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor'];
   const named = device ?? firstMatch(lines, [{ re: GPU_NAME, value: (m) => m[1], strength: 0.8 }]);
   if (!named) return {};
   const name = named.value;
-  const vendor: Facts['gpuVendor'] = /radeon|\brx\s?\d|amd|instinct|mi\d{2,3}/i.test(name)
+  const vendor: Facts['gpuVendor'] = /radeon|\brx\s?\d|amd|instinct|mi\d{2,3}|\d\s?(?:xtx|xt|gre)$/i.test(name)
     ? 'amd'
     : /intel|arc/i.test(name)
       ? 'intel'
@@ -151,8 +151,8 @@ export function readEnvironment(lines: string[], knownFlags: ReadonlySet<string>
     { re: /zluda/i, value: () => 'zluda' as const },
     { re: /directml|privateuseone|torch_directml|dml\.py/i, value: () => 'directml' as const },
     // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA.
-    { re: /\bhip out of memory|rocm version|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, value: () => 'rocm' as const },
-    { re: /\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS/i, value: () => 'mps' as const },
+    { re: /\bhip out of memory|\brocm\b|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, value: () => 'rocm' as const },
+    { re: /\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS|\bmac ?(?:studio|mini|book)\b|\bM[1-5] (?:pro|max|ultra)\b/i, value: () => 'mps' as const },
     { re: /\bxpu\b|intel_extension_for_pytorch|ipex/i, value: () => 'xpu' as const },
   ]);
   if (backend) {

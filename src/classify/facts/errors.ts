@@ -5,11 +5,14 @@ import type { Signature } from '../../kb/schema.ts';
 import { PatternSet } from '../patterns.ts';
 import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
 
+/** What a signature says ran out: a platform, or `gpu` for a wording any platform prints. */
+export type Wording = OomKind | 'gpu';
+
 /** The signature for an exception line no other signature explains. */
 export const GENERIC = 'generic_exception';
 
 /** On one line, the platform's own wording outranks the generic CUDA-named exception class. */
-const OOM_PRECEDENCE: OomKind[] = ['xpu', 'mps', 'directml', 'hip', 'ram', 'cuda'];
+const OOM_PRECEDENCE: Wording[] = ['xpu', 'mps', 'directml', 'hip', 'ram', 'cuda', 'gpu'];
 
 /** Every pattern of every signature in one set, and which signature each belongs to. */
 export interface CompiledSignatures {
@@ -64,7 +67,7 @@ function errorLines(lines: string[]): ErrorLine[] {
 export interface ErrorFacts {
   signatures: string[];
   primarySignature?: string;
-  oom?: OomKind;
+  oom?: Wording;
   exception?: ExceptionInfo;
   recoveredVaeTiling: boolean;
   /** Every line where a memory wording (not a recovery warning) sits, in order. */
@@ -105,7 +108,7 @@ export function readErrors(lines: string[], compiled: CompiledSignatures): Error
   // The most direct exception line that carries a specific wording decides; the generic
   // "some exception" signature only names the failure when nothing more specific does.
   let primary: { id: string; at: ErrorLine } | undefined;
-  let oom: { kind: OomKind; line: number; strength: number; source: string } | undefined;
+  let oom: { kind: Wording; line: number; strength: number; source: string } | undefined;
   for (const e of candidates) {
     const ids = onLine(e);
     const specific = ids.filter((id) => id !== GENERIC);
@@ -133,7 +136,7 @@ export function readErrors(lines: string[], compiled: CompiledSignatures): Error
   }
   // Chained wordings: ZLUDA/ROCm builds raise HIP errors through CUDA-named classes and vice versa;
   // a HIP wording anywhere makes a CUDA-worded OOM a HIP one.
-  if (oom?.kind === 'cuda' && found.some((id) => byId.get(id)!.oom === 'hip')) oom = { ...oom, kind: 'hip' };
+  if ((oom?.kind === 'cuda' || oom?.kind === 'gpu') && found.some((id) => byId.get(id)!.oom === 'hip')) oom = { ...oom, kind: 'hip' };
 
   const exceptionLine = candidates[0];
   const evidence: ErrorFacts['evidence'] = {};

@@ -7,7 +7,7 @@ import { readEnvironment } from './environment.ts';
 import { readJsonFacts } from './json.ts';
 import { compileSignatures, readErrors, type CompiledSignatures } from './errors.ts';
 import { compileStages, readStage, type CompiledStages } from './stage.ts';
-import type { Facts } from './types.ts';
+import type { Facts, OomKind } from './types.ts';
 
 export type { Facts, Evidence, OomKind, Stage } from './types.ts';
 
@@ -28,6 +28,20 @@ export function compileReader(kb: Kb): FactReader {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+/** The out-of-memory kind of a platform; CUDA where none shows (ZLUDA prints CUDA's words too). */
+function platformOom(backend: Facts['backend']): OomKind {
+  switch (backend) {
+    case 'mps':
+    case 'directml':
+    case 'xpu':
+      return backend;
+    case 'rocm':
+      return 'hip';
+    default:
+      return 'cuda';
+  }
+}
+
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
   const errors = readErrors(lines, reader.signatures);
@@ -44,7 +58,8 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const set = <K extends keyof Facts>(key: K, value: Facts[K] | undefined) => {
     if (value !== undefined) facts[key] = value;
   };
-  set('oom', errors.oom);
+  // A wording any GPU prints ("OutOfMemoryError", "got an OOM") takes the platform the paste shows.
+  set('oom', errors.oom === 'gpu' ? platformOom(env.backend) : errors.oom);
   set('primarySignature', errors.primarySignature);
   set('exception', errors.exception);
   set('stage', stage.stage);
