@@ -131,5 +131,5 @@ export function normalize(input: string): Normalized {
     lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
     truncated = true;
   }
-  return { lines: stripServicePrefixes(lines).flatMap(cleanLine), truncated, originalChars };
+  return { lines: stripServicePrefixes(lines.flatMap(cleanLine)), truncated, originalChars };
 }

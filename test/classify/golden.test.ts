@@ -62,3 +62,17 @@ describe.each([
     expect(ok.length / ambiguous.length).toBeGreaterThanOrEqual(0.6);
   });
 });
+
+// The same pastes as they arrive in chat: a sentence and a code fence around them, quoted line
+// by line, Windows line endings. The wrapping must never change the answer.
+describe('pastes dropped into chat', () => {
+  const wraps: [string, (t: string) => string][] = [
+    ['prose and a fence', (t) => `Hi all, I'm getting this error every time I run my workflow, any idea?\n\`\`\`\n${t}\n\`\`\`\nthanks in advance`],
+    ['quoted with CRLF', (t) => t.split('\n').map((l) => `> ${l}`).join('\r\n')],
+    ['a python fence and a spec line', (t) => `Got this:\r\n\`\`\`python\r\n${t.replace(/\n/g, '\r\n')}\r\n\`\`\`\r\nI have a 3060 with 12GB, please help`],
+  ];
+  it.each(wraps)('%s: every paste gets the answer it gets bare', (_name, wrap) => {
+    const changed = corpus.filter((s) => classify(wrap(s.text)).category !== classify(s.text).category).map((s) => s.id);
+    expect(changed).toEqual([]);
+  });
+});
