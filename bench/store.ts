@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClassifier, type Diagnosis } from '../src/classify/classify.ts';
-import { fingerprint } from '../src/conversation/engine.ts';
+import { factsForStorage, fingerprint } from '../src/conversation/engine.ts';
 import { step, type CaseState, type Command, type PlanRef, type Record as Rec } from '../src/conversation/machine.ts';
 import { loadKb, type Kb } from '../src/kb/load.ts';
 import { planSteps } from '../src/plan/plan.ts';
@@ -123,20 +123,15 @@ const UNRECOGNIZED_MESSAGES = [
   'list index out of range in node loader',
 ];
 
-/** As the engine stores facts: redacted, without evidence lines. */
-function storedFacts(d: Diagnosis): Record<string, unknown> {
-  const { evidence: _lines, ...rest } = d.facts;
-  return { ...(JSON.parse(redact(JSON.stringify(rest))) as Record<string, unknown>), evidence: {} };
-}
-
 /** Templates from the real corpus run through the real classifier and planner, for every kb entry. */
-function buildPools(kb: Kb): Pools {
+async function buildPools(kb: Kb): Promise<Pools> {
   const classify = createClassifier(kb);
   const corpus = readFileSync(CORPUS, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => (JSON.parse(l) as { text: string }).text)
-    .map((text) => ({ text, d: classify(text), paste: redact(text) }));
+    .map((text) => ({ text, d: classify(text) }));
+  const pastes = await Promise.all(corpus.map((c) => redact(c.text)));
   const forEntry = (entryId: string, category: string) => {
     const exact = corpus.filter((c) => c.d.entry.id === entryId);
     const sameCategory = corpus.filter((c) => c.d.category === category);
@@ -157,8 +152,8 @@ function buildPools(kb: Kb): Pools {
       const d: Diagnosis = { ...s.d, entry: e, category: e.category };
       templates.push({
         plan: { entry: e.id, category: e.category, steps: planSteps(e, d.facts, kb).steps.map((p) => p.id) },
-        facts: JSON.stringify(storedFacts(d)),
-        paste: s.paste,
+        facts: JSON.stringify(await factsForStorage(d.facts)),
+        paste: pastes[corpus.indexOf(s)]!,
         fingerprint: fingerprint(d),
         recognized: true,
       });
@@ -180,8 +175,8 @@ function buildPools(kb: Kb): Pools {
     const d: Diagnosis = { ...s.d, entry: e, category: e.category, facts: { ...s.d.facts, exception } };
     templates.push({
       plan: { entry: e.id, category: e.category, steps: planSteps(e, d.facts, kb).steps.map((p) => p.id) },
-      facts: JSON.stringify(storedFacts(d)),
-      paste: s.paste,
+      facts: JSON.stringify(await factsForStorage(d.facts)),
+      paste: pastes[corpus.indexOf(s)]!,
       fingerprint: fingerprint(d),
       recognized: false,
     });
@@ -756,8 +751,8 @@ function statsFigures(db: Db, label: string, o: StatsOutcome): StatsFigures {
 export async function benchStore(): Promise<BenchResult> {
   const failures: string[] = [];
   const kbDir = process.env.COMFYOOM_KB || undefined;
-  let poolsCache: Pools | undefined;
-  const pools = () => (poolsCache ??= buildPools(loadKb(kbDir)));
+  const built = await buildPools(loadKb(kbDir));
+  const pools = () => built;
 
   // ---- writes
   const w = benchWrites(pools());

@@ -78,18 +78,18 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     caseId = engine.lastOpenCase(origin);
     if (!caseId) out('No open case to resume. / 没有可以继续的问题。');
     else show(engine.current(caseId));
-  } else if (o.initialPaste !== undefined) show(engine.open(origin, o.initialPaste));
+  } else if (o.initialPaste !== undefined) show(await engine.open(origin, o.initialPaste));
   else {
     out('ComfyOOM — ComfyUI out-of-memory troubleshooter / ComfyUI 显存不足排障助手');
     prompt();
   }
 
   let buffer: string[] = [];
-  const flushPaste = () => {
+  const flushPaste = async () => {
     const text = buffer.join('\n');
     buffer = [];
     if (!text.trim()) return;
-    show(caseId ? engine.paste(caseId, text, origin) : engine.open(origin, text));
+    show(caseId ? await engine.paste(caseId, text, origin) : await engine.open(origin, text));
   };
 
   const rl = createInterface({ input: o.input, terminal: false });
@@ -99,7 +99,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     if (buffer.length || m === 'paste' || m === 'log') {
       // Collecting a paste: it ends at an empty line.
       if (line.trim()) buffer.push(line);
-      else if (buffer.length) flushPaste();
+      else if (buffer.length) await flushPaste();
       continue;
     }
     const word = line.trim().toLowerCase();
@@ -108,7 +108,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
       // A choice's number, or its words typed (a node's name, "AMD"); anything else starts a log.
       const id = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : undefined;
       if (id) show(engine.press(id, origin));
-      else if (engine.answersQuestion(caseId!, line)) show(engine.paste(caseId!, line, origin));
+      else if (engine.answersQuestion(caseId!, line)) show(await engine.paste(caseId!, line, origin));
       else buffer.push(line);
       continue;
     }
@@ -127,6 +127,6 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     // Anything else on the answer prompt is the start of a pasted log.
     buffer.push(line);
   }
-  if (buffer.length) flushPaste();
+  if (buffer.length) await flushPaste();
   return 0;
 }

@@ -8,7 +8,7 @@ import type { Facts } from '../classify/facts/types.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
-import { redact } from '../redact/redact.ts';
+import { redact, redactValues } from '../redact/redact.ts';
 import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
@@ -178,7 +178,7 @@ export class Engine {
       const doubt = this.ocrDoubt(got.text, got.ocr, lang);
       if (doubt) return [...notes, doubt];
     }
-    return [...notes, ...(caseId ? this.paste(caseId, got.text, origin) : this.open(origin, got.text))];
+    return [...notes, ...(caseId ? await this.paste(caseId, got.text, origin) : await this.open(origin, got.text))];
   }
 
   /**
@@ -216,16 +216,20 @@ export class Engine {
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
-  open(origin: Origin, text: string): Message[] {
+  async open(origin: Origin, text: string): Promise<Message[]> {
     const lang = langOf(origin, text);
     const problem = this.checkPaste(text, lang);
     if (problem) return [problem];
     const c = this.classify(text);
+    // "stop", "n", "thanks": nothing to diagnose, and no case to count.
+    if (!opensCase(c.diagnosis)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.noErrorToOpen[lang] }] }];
     const caseId = this.newId();
     const at = this.now();
     const question = nextQuestion(c.diagnosis.facts, [], this.judge);
     const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref, ...(question ? { question } : {}) });
     const state = t.state!;
+    // Redact what will be kept (not megabytes), then cap again: placeholders may lengthen it.
+    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), redact(capPaste(text)).then(capPaste)]);
     this.store.create(
       {
         id: caseId,
@@ -237,8 +241,8 @@ export class Engine {
         category: c.diagnosis.category,
         entry: c.diagnosis.entry.id,
         kbVersion: c.diagnosis.kbVersion,
-        facts: factsForStorage(c.diagnosis.facts),
-        paste: capPaste(redact(text)),
+        facts,
+        paste,
         fingerprint: fingerprint(c.diagnosis),
         recognized: c.diagnosis.entry.priority >= 0,
       },
@@ -299,7 +303,7 @@ export class Engine {
   }
 
   /** A new log pasted into an open case. */
-  paste(caseId: string, text: string, origin: Origin): Message[] {
+  async paste(caseId: string, text: string, origin: Origin): Promise<Message[]> {
     const found = this.store.get(caseId);
     if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
@@ -381,13 +385,19 @@ export class Engine {
 
 const isErrorShaped = (f: Facts) => !!(f.oom || f.exception || f.primarySignature || f.signatures.some((id) => id !== 'silent_exit'));
 
+/** What a case can be opened on: an error, or a failure the kb knows without one (a silent crash). */
+const opensCase = (d: Diagnosis) => isErrorShaped(d.facts) || d.category !== 'not_oom';
+
 function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
   const lines = problems.map((p) => C.fileProblems[p.kind][lang].replace('{file}', p.file));
   return { ephemeral: true, blocks: [{ kind: 'text', text: lines.join('\n') }] };
 }
 
-/** Facts as stored: redacted (an exception message may hold a home path), without evidence lines. */
-function factsForStorage(facts: Facts): Facts {
+/**
+ * Facts as stored: every string value redacted (an exception message may hold a home path or a
+ * token), never the serialized text, whose quotes and backslashes a rule could eat.
+ */
+export async function factsForStorage(facts: Facts): Promise<Facts> {
   const { evidence: _lines, ...rest } = facts;
-  return { ...(JSON.parse(redact(JSON.stringify(rest))) as Omit<Facts, 'evidence'>), evidence: {} };
+  return { ...(await redactValues(rest)), evidence: {} };
 }

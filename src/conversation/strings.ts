@@ -125,5 +125,9 @@ export const C = {
     en: 'I found no error in that. To continue, paste the new console output (or use the buttons).',
     zh: '这段内容里没有报错。要继续，请粘贴新的控制台输出（或使用按钮）。',
   },
+  noErrorToOpen: {
+    en: "I found no error in that, so I haven't opened a case. Paste the console output from when it failed (the lines with the error), a .txt/.log file, or a screenshot.",
+    zh: '这段内容里没有报错，所以没有创建问题单。请粘贴出错时的控制台输出（带报错的那几行）、.txt/.log 文件或截图。',
+  },
   binaryPaste: { en: 'That looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.', zh: '这看起来是二进制文件，不是日志。请粘贴控制台文字，或上传 .txt/.log 文件。' },
 } as const;

@@ -1,37 +1,94 @@
-// Pastes are stored so moderators can learn from them; personal data and secrets are not. Each
-// rule replaces what it finds with a placeholder that keeps the log readable.
+// Pastes are stored so moderators can learn from them; personal data and secrets are not.
+// Provider tokens are found by secretlint's recommended rules (kept up to date by people who
+// track those formats); what is ours to know comes after: home folders, addresses, webhooks,
+// `NAME_SECRET=` assignments and secret URL parameters. Each find becomes a placeholder that
+// keeps the log readable.
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+
+const SECRETLINT = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
 interface Rule {
-  name: string;
   re: RegExp;
   replace: string | ((m: string, ...groups: string[]) => string);
 }
 
+/** A name that says its value is secret: token, api_key, DB_PASSWORD, aws_secret_access_key, private_token... */
+const SECRET_NAME = String.raw`[\w.-]{0,40}(?:token|secret|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth)[\w.-]{0,20}`;
+
 const RULES: Rule[] = [
-  // Secrets first, so a token inside a URL or path is caught whole.
-  { name: 'discord-token', re: /\b[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40}\b/g, replace: '<discord-token>' },
-  { name: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,120}\b|\bxapp-\d-[A-Za-z0-9-]{10,120}\b/g, replace: '<slack-token>' },
-  { name: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{10,80}/g, replace: '<slack-webhook>' },
-  { name: 'hf-token', re: /\bhf_[A-Za-z0-9]{30,40}\b/g, replace: '<hf-token>' },
-  { name: 'api-key', re: /\b(?:sk|pk|rk)-(?:proj-|ant-)?[A-Za-z0-9_-]{20,120}\b|\bgh[pousr]_[A-Za-z0-9]{30,60}\b|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20}\b/g, replace: '<api-key>' },
-  { name: 'bearer', re: /\b(Bearer|Bot)\s[A-Za-z0-9._~+/-]{20,200}=*/g, replace: '$1 <token>' },
+  // Tokens secretlint has no rule for, with shapes that cannot be mistaken.
+  { re: /\b[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40}\b/g, replace: '<discord-token>' },
+  { re: /https:\/\/(?:(?:canary|ptb)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[\w-]{20,100}/gi, replace: '<discord-webhook>' },
+  { re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{10,120}/g, replace: '<slack-webhook>' },
+  { re: /\beyJ[\w-]{8,2000}\.eyJ[\w-]{8,4000}\.[\w-]{8,1000}/g, replace: '<jwt>' },
+  { re: /\b(?:sk|pk|rk)-(?:[a-z]{2,10}-)?[A-Za-z0-9_-]{20,200}|\bhf_[A-Za-z0-9]{30,40}\b|\br8_[A-Za-z0-9]{30,40}\b|\bgh[pousr]_[A-Za-z0-9]{30,60}\b|\bgithub_pat_\w{40,120}|\bxox[abposre]-[A-Za-z0-9-]{10,200}|\bxapp-\d-[A-Za-z0-9-]{10,200}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20,}/g, replace: '<api-key>' },
+  { re: /\b(Bearer|Bot|Basic|token)\s[A-Za-z0-9._~+/-]{20,2000}=*/g, replace: '$1 <token>' },
+  // NAME=value, NAME: value, "name": "value", token="..." (quoted values may hold spaces).
+  // JSON escapes the quotes of a value inside a string (`"cmd": "token=\\"abc\\""`): `\\"` quotes too.
   {
-    name: 'secret-assignment',
-    re: /\b((?:api[_-]?key|apikey|token|secret|password|passwd|access[_-]?key|auth)[\w-]{0,20}\s{0,2}[=:]\s{0,2}["']?)(?!Bearer\s|Bot\s|<)[^\s"'&]{6,200}/gi,
+    re: new RegExp(String.raw`(\b${SECRET_NAME}["']?\s{0,3}[=:]\s{0,3})(\\?["'])(?!<)[^"'\\\n]{4,500}\2`, 'gi'),
+    replace: '$1$2<secret>$2',
+  },
+  {
+    re: new RegExp(String.raw`(\b${SECRET_NAME}\s{0,3}[=:]\s{0,3})(?!Bearer\s|Bot\s|<|["'])[^\s"'&,;]{4,500}`, 'gi'),
     replace: '$1<secret>',
   },
-  { name: 'url-credentials', re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/:@]{1,100}:[^\s/@]{1,100}@/gi, replace: '$1<user>:<secret>@' },
-  { name: 'url-secret-param', re: /([?&](?:token|key|api_key|apikey|sig|signature|secret|access_token|auth)=)[^&\s#]{1,300}/gi, replace: '$1<secret>' },
-  { name: 'email', re: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,200}\.[A-Za-z]{2,24}\b/g, replace: '<email>' },
-  // Home folders name their owner: C:\Users\alice, /home/alice, /Users/alice (and localized forms).
-  { name: 'windows-home', re: /\b([A-Za-z]:[\\/]{1,2}(?:Users|Usuários|Usuarios|Utilisateurs|Benutzer|Documents and Settings)[\\/]{1,2})(?!Public\b|Default\b|All Users\b)[^\\/:*?"<>|\r\n]{1,64}/gi, replace: '$1<user>' },
-  { name: 'unix-home', re: /(\/(?:home|Users)\/)(?!Shared\b)[^/\s:'"]{1,64}/g, replace: '$1<user>' },
-  { name: 'ipv4', re: /\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b/g, replace: (m) => (m === '127.0.0.1' || m === '0.0.0.0' ? m : '<ip>') },
-  { name: 'ipv6', re: /\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4}\b/gi, replace: '<ip>' },
+  { re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/:@]{1,100}:[^\s/@]{1,200}@/gi, replace: '$1<user>:<secret>@' },
+  { re: /([?&#;](?:[\w.-]{0,30}(?:token|key|sig|signature|secret|password|passwd|auth|session|credential)[\w.-]{0,20})=)[^&\s#"'<>]{1,500}/gi, replace: '$1<secret>' },
+  { re: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g, replace: '<email>' },
+  // Home folders name their owner: C:\Users\alice, \\server\share\Users\bob, \\wsl$\Ubuntu\home\carol,
+  // /mnt/c/Users/dave, /home/erin, /Users/frank, /users/grace, /root is nobody's name. Names may hold spaces.
+  {
+    re: /((?:\b[A-Za-z]:|\\\\[^\\/\s]{1,64}\\[^\\/\s]{1,64}|\\\\\?\\[A-Za-z]:)?[\\/]{1,2}(?:Users|Usuários|Usuarios|Utilisateurs|Benutzer|Utenti|Documents and Settings|home)[\\/]{1,2})(?!Public\b|Default\b|All Users\b|Shared\b|<user>)[^\\/:*?"<>|\r\n]{1,64}(?=[\\/])/gi,
+    replace: '$1<user>',
+  },
+  { re: /((?:\b[A-Za-z]:)?[\\/](?:Users|home)[\\/])(?!Public\b|Default\b|Shared\b|<user>)[^\\/\s:'"<>|]{1,64}/gi, replace: '$1<user>' },
+  { re: /\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b/g, replace: (m) => (m === '127.0.0.1' || m === '0.0.0.0' ? m : '<ip>') },
+  {
+    re: /\[?\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b\]?|\[?\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4}\b(?:%[\w.]{1,20})?\]?/gi,
+    replace: '<ip>',
+  },
 ];
 
-export function redact(text: string): string {
+/** What our own rules hide: synchronous, for text that has already been through secretlint or is ours. */
+function redactOwn(text: string): string {
   let out = text;
   for (const rule of RULES) out = out.replace(rule.re, rule.replace as string);
   return out;
+}
+
+/** The ranges secretlint's recommended rules flag, merged and in order. */
+async function flagged(text: string): Promise<[number, number][]> {
+  const result = await lintSource({ source: { filePath: '/paste.txt', content: text, contentType: 'text' }, options: { config: SECRETLINT } });
+  const ranges = result.messages.map((m) => [m.range[0], m.range[1]] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push(r);
+  }
+  return merged;
+}
+
+/** A paste (or any text a user sent) with secrets and personal data replaced by placeholders. */
+export async function redact(text: string): Promise<string> {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of await flagged(text)) {
+    out += `${text.slice(at, start)}<secret>`;
+    at = end;
+  }
+  return redactOwn(out + text.slice(at));
+}
+
+/** Every string inside a value (facts, a workflow, a diagnosis) redacted; the shape and other values kept. */
+export async function redactValues<T>(value: T): Promise<T> {
+  if (typeof value === 'string') return (await redact(value)) as T;
+  if (Array.isArray(value)) return (await Promise.all(value.map((v) => redactValues(v)))) as T;
+  if (value && typeof value === 'object') {
+    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await redactValues(v)] as const));
+    return Object.fromEntries(entries) as T;
+  }
+  return value;
 }

@@ -29,9 +29,9 @@ describe('the idle sweep', () => {
     let clock = 1_000_000;
     const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'sweep-')), 'cases.db')));
     const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
-    const onDiscord = engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text)[0]!.caseId!;
+    const onDiscord = (await engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text))[0]!.caseId!;
     store.setThread(onDiscord, 't1');
-    const onSlack = engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text)[0]!.caseId!;
+    const onSlack = (await engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
     const discord = recording('discord');
     const slack = recording('slack', true);
 

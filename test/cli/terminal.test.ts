@@ -42,6 +42,16 @@ describe('terminal mode', () => {
     expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
   });
 
+  it('opens no case for words that are not an error ("stop", "n" with no case open)', () => {
+    const db = newDb();
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: 'stop\n\nn\n\nthanks, it works now\n\n', encoding: 'utf8', env, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/found no error in that/);
+    const opened = openDb(db);
+    expect(opened.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+    opened.close();
+  });
+
   it('reads the first paste from a file with `chat FILE`', () => {
     const db = newDb();
     const file = join(mkdtempSync(join(tmpdir(), 'paste-')), 'error.log');

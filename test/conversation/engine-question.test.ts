@@ -29,9 +29,9 @@ const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) =
 const facts = (store: CaseStore, caseId: string) => JSON.parse(store.get(caseId)!.row.facts);
 
 describe('the question before the first step', () => {
-  it('asks NVIDIA or AMD, then the node, and re-plans the case on the answers', () => {
+  it('asks NVIDIA or AMD, then the node, and re-plans the case on the answers', async () => {
     const { engine, store } = setup();
-    const opened = engine.open(alice, BARE_OOM);
+    const opened = await engine.open(alice, BARE_OOM);
     const caseId = opened[0]!.caseId!;
     expect(opened[0]!.blocks[0]!.text).toBe('Out of GPU memory in an upscaler, detector or other node');
     expect(text(opened)).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?/);
@@ -61,17 +61,17 @@ describe('the question before the first step', () => {
     expect(replay(store.records(caseId))).toEqual(state);
   });
 
-  it('goes straight to the AMD plan on "AMD", asking no stage', () => {
+  it('goes straight to the AMD plan on "AMD", asking no stage', async () => {
     const { engine, store } = setup();
-    const opened = engine.open(alice, BARE_OOM);
+    const opened = await engine.open(alice, BARE_OOM);
     const out = engine.press(button(opened, 'AMD (ROCm/ZLUDA)'), alice);
     expect(text(out)).toMatch(/Step 1 of/);
     expect(store.get(opened[0]!.caseId!)!.row).toMatchObject({ entry: 'amd-hip-oom', category: 'oom_amd_hip' });
   });
 
-  it('keeps the generic plan on "I don\'t know", twice', () => {
+  it('keeps the generic plan on "I don\'t know", twice', async () => {
     const { engine, store } = setup();
-    const opened = engine.open(alice, BARE_OOM);
+    const opened = await engine.open(alice, BARE_OOM);
     const stage = engine.press(button(opened, "I don't know"), alice);
     expect(text(stage)).toMatch(/No problem/);
     const out = engine.press(button(stage, "I don't know"), alice);
@@ -82,34 +82,34 @@ describe('the question before the first step', () => {
     expect(facts(store, row.id).stage).toBeUndefined();
   });
 
-  it("takes the node's name typed instead of a button, and chat for nothing", () => {
+  it("takes the node's name typed instead of a button, and chat for nothing", async () => {
     const { engine, store } = setup();
-    const caseId = engine.open(alice, onNvidia(BARE_OOM))[0]!.caseId!;
+    const caseId = (await engine.open(alice, onNvidia(BARE_OOM)))[0]!.caseId!;
     expect(store.get(caseId)!.state.question).toBe('stage');
     const before = store.records(caseId).length;
-    const chat = engine.paste(caseId, 'thanks, let me look', alice);
+    const chat = await engine.paste(caseId, 'thanks, let me look', alice);
     expect(chat[0]).toMatchObject({ ephemeral: true });
     expect(text(chat)).toMatch(/could not read "thanks, let me look" as an answer/);
     expect(store.records(caseId)).toHaveLength(before);
     expect(engine.answersQuestion(caseId, 'VAEDecode')).toBe(true);
     expect(engine.answersQuestion(caseId, 'thanks')).toBe(false);
 
-    const out = engine.paste(caseId, 'VAEDecode', alice);
+    const out = await engine.paste(caseId, 'VAEDecode', alice);
     expect(text(out)).toMatch(/Got it: VAEDecode\. So this is: Out of GPU memory in VAE decode or encode/);
     expect(store.get(caseId)!.row.entry).toBe('gpu-oom-vae');
     expect(facts(store, caseId)).toMatchObject({ node: 'VAEDecode', stage: 'vae_decode' });
     expect(store.records(caseId).find((r) => r.type === 'clarified')).toMatchObject({ choice: 'vae', typed: true, node: 'VAEDecode' });
   });
 
-  it('refuses a stranger, a stale and a doubled answer privately, and takes a moderator\'s', () => {
+  it('refuses a stranger, a stale and a doubled answer privately, and takes a moderator\'s', async () => {
     const { engine, store } = setup();
-    const opened = engine.open(alice, onNvidia(BARE_OOM));
+    const opened = await engine.open(alice, onNvidia(BARE_OOM));
     const caseId = opened[0]!.caseId!;
     const sampler = button(opened, /^Sampler/);
     const stranger = engine.press(sampler, bob);
     expect(stranger[0]).toMatchObject({ ephemeral: true });
     expect(text(stranger)).toMatch(/Only the person who opened this case.*current question is: Which node was running/s);
-    expect(engine.paste(caseId, 'KSampler', bob)[0]).toMatchObject({ ephemeral: true });
+    expect((await engine.paste(caseId, 'KSampler', bob))[0]).toMatchObject({ ephemeral: true });
     expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked']);
 
     engine.press(button(opened, 'VAE Decode/Encode'), { ...bob, moderator: true });
@@ -119,9 +119,9 @@ describe('the question before the first step', () => {
     expect(store.get(caseId)!.row.entry).toBe('gpu-oom-vae');
   });
 
-  it('resumes at the question after a restart, and keeps the re-planned case after the answer', () => {
+  it('resumes at the question after a restart, and keeps the re-planned case after the answer', async () => {
     const a = setup();
-    const opened = a.engine.open(alice, onNvidia(BARE_OOM));
+    const opened = await a.engine.open(alice, onNvidia(BARE_OOM));
     const caseId = opened[0]!.caseId!;
     a.db.close();
 
@@ -137,10 +137,10 @@ describe('the question before the first step', () => {
     expect(replay(c.store.records(caseId))).toEqual(c.store.get(caseId)!.state);
   });
 
-  it('lets a new log that shows the stage win over the open question', () => {
+  it('lets a new log that shows the stage win over the open question', async () => {
     const { engine, store } = setup();
-    const caseId = engine.open(alice, BARE_OOM)[0]!.caseId!;
-    const out = engine.paste(caseId, onNvidia(inNode('VAEDecode')), alice);
+    const caseId = (await engine.open(alice, BARE_OOM))[0]!.caseId!;
+    const out = await engine.paste(caseId, onNvidia(inNode('VAEDecode')), alice);
     expect(text(out)).toMatch(/That log tells me more/);
     expect(out.find((m) => m.blocks[0]?.kind === 'title')!.blocks[0]!.text).toMatch(/VAE/);
     expect(text(out)).toMatch(/Step 1 of/);
@@ -149,9 +149,9 @@ describe('the question before the first step', () => {
     expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked', 'log_pasted', 'replanned', 'offered']);
   });
 
-  it('asks in Chinese for a Chinese user', () => {
+  it('asks in Chinese for a Chinese user', async () => {
     const { engine } = setup();
-    const opened = engine.open({ ...alice, locale: 'zh-CN' }, onNvidia(BARE_OOM));
+    const opened = await engine.open({ ...alice, locale: 'zh-CN' }, onNvidia(BARE_OOM));
     expect(text(opened)).toMatch(/出错时正在运行的是哪个节点/);
     expect(buttons(opened).map((b) => b.label)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道']);
     const out = engine.press(button(opened, '不知道'), { ...alice, locale: 'zh-CN' });
@@ -159,14 +159,14 @@ describe('the question before the first step', () => {
     expect(text(out)).toMatch(/第 1 步/);
   });
 
-  it('counts in stats how often it asked and what was answered', () => {
+  it('counts in stats how often it asked and what was answered', async () => {
     const { engine, db } = setup();
-    const a = engine.open(alice, BARE_OOM);
+    const a = await engine.open(alice, BARE_OOM);
     engine.press(button(engine.press(button(a, 'NVIDIA'), alice), /^Sampler/), alice);
-    const b = engine.open(alice, BARE_OOM);
+    const b = await engine.open(alice, BARE_OOM);
     engine.press(button(b, "I don't know"), alice);
-    engine.paste(engine.open(bob, onNvidia(BARE_OOM))[0]!.caseId!, 'KSampler', bob);
-    engine.open(bob, onNvidia(inNode('KSampler')));
+    await engine.paste((await engine.open(bob, onNvidia(BARE_OOM)))[0]!.caseId!, 'KSampler', bob);
+    await engine.open(bob, onNvidia(inNode('KSampler')));
 
     const { questions } = computeStats(db);
     expect(questions.casesAsked).toBe(3);

@@ -31,9 +31,9 @@ const button = (messages: Message[], label: string) => messages.flatMap((m) => m
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
 
 describe('engine', () => {
-  it('diagnoses, opens a case and offers step 1 with five buttons', () => {
+  it('diagnoses, opens a case and offers step 1 with five buttons', async () => {
     const { engine, store } = setup();
-    const out = engine.open(alice, ksampler);
+    const out = await engine.open(alice, ksampler);
     expect(out[0]!.blocks[0]).toMatchObject({ kind: 'title', text: expect.stringMatching(/sampling/i) });
     const buttons = out.flatMap((m) => m.buttons ?? []);
     expect(buttons.map((b) => b.label)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
@@ -44,19 +44,19 @@ describe('engine', () => {
     expect(JSON.parse(stored.row.facts)).toMatchObject({ node: 'KSampler', vramGb: 6 });
   });
 
-  it('stores the paste redacted and capped', () => {
+  it('stores the paste redacted and capped', async () => {
     const { engine, store } = setup();
     const paste = `${'x'.repeat(200_000)}\nFile "C:\\Users\\alice\\ComfyUI\\main.py"\n${vaeDecode}`;
-    const caseId = engine.open(alice, paste)[0]!.caseId!;
+    const caseId = (await engine.open(alice, paste))[0]!.caseId!;
     const row = store.get(caseId)!.row;
     expect(row.paste.length).toBeLessThanOrEqual(64 * 1024 + 3);
     expect(row.paste).toContain('C:\\Users\\<user>\\ComfyUI');
     expect(row.category).toBe('oom_gpu_vae');
   });
 
-  it('walks to a confirmed resolution, recording every answer', () => {
+  it('walks to a confirmed resolution, recording every answer', async () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, ksampler);
+    const first = await engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
     const afterFail = engine.press(button(first, 'Still failing'), alice);
     const afterReason = engine.press(button(afterFail, 'Same error'), alice);
@@ -69,9 +69,9 @@ describe('engine', () => {
     expect(replay(store.records(caseId))).toEqual(state);
   });
 
-  it('answers a stale or doubled click and a stranger privately, changing nothing', () => {
+  it('answers a stale or doubled click and a stranger privately, changing nothing', async () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, ksampler);
+    const first = await engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
     const skip = button(first, 'Skip');
     engine.press(skip, alice);
@@ -88,61 +88,61 @@ describe('engine', () => {
     expect(text(moderator)).toMatch(/Step 3 of/);
   });
 
-  it('continues after a restart: a new engine on the same database takes the old buttons', () => {
+  it('continues after a restart: a new engine on the same database takes the old buttons', async () => {
     const a = setup();
-    const first = a.engine.open(alice, ksampler);
+    const first = await a.engine.open(alice, ksampler);
     const skip = button(first, 'Skip');
     a.db.close();
     const b = setup(a.path);
     expect(text(b.engine.press(skip, alice))).toMatch(/Step 2 of/);
   });
 
-  it('switches plans when a different OOM follows, and resolves (assumed) when the error is no longer an OOM', () => {
+  it('switches plans when a different OOM follows, and resolves (assumed) when the error is no longer an OOM', async () => {
     const { engine, store } = setup();
-    const first = engine.open(alice, ksampler);
+    const first = await engine.open(alice, ksampler);
     const caseId = first[0]!.caseId!;
-    const switched = engine.paste(caseId, vaeDecode, alice);
+    const switched = await engine.paste(caseId, vaeDecode, alice);
     expect(text(switched)).toMatch(/Progress/);
     expect(store.get(caseId)!.state.plan.entry).toBe('gpu-oom-vae');
-    const done = engine.paste(caseId, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2624x64 and 128x3072)', alice);
+    const done = await engine.paste(caseId, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2624x64 and 128x3072)', alice);
     expect(text(done)).toMatch(/no longer an out-of-memory error/);
     expect(store.get(caseId)!.row).toMatchObject({ status: 'resolved', resolution: 'assumed' });
   });
 
-  it('does not take chat in a case for a new log', () => {
+  it('does not take chat in a case for a new log', async () => {
     const { engine, store } = setup();
-    const caseId = engine.open(alice, ksampler)[0]!.caseId!;
+    const caseId = (await engine.open(alice, ksampler))[0]!.caseId!;
     const before = store.records(caseId).length;
-    const out = engine.paste(caseId, 'thanks, trying that now!', alice);
+    const out = await engine.paste(caseId, 'thanks, trying that now!', alice);
     expect(out[0]).toMatchObject({ ephemeral: true });
     expect(store.records(caseId)).toHaveLength(before);
     expect(store.get(caseId)!.row.status).toBe('open');
   });
 
-  it('refuses empty and binary pastes with a clear message and no case', () => {
+  it('refuses empty and binary pastes with a clear message and no case', async () => {
     const { engine, db } = setup();
-    expect(engine.open(alice, '   ')[0]).toMatchObject({ ephemeral: true });
-    expect(text(engine.open(alice, 'PK\u0003\u0004\u0000\u0000binary'))).toMatch(/binary/);
+    expect((await engine.open(alice, '   '))[0]).toMatchObject({ ephemeral: true });
+    expect(text(await engine.open(alice, 'PK\u0003\u0004\u0000\u0000binary'))).toMatch(/binary/);
     expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
   });
 
-  it('speaks Chinese for a zh locale or a Chinese paste', () => {
+  it('speaks Chinese for a zh locale or a Chinese paste', async () => {
     const { engine } = setup();
-    const zh = engine.open({ ...alice, locale: 'zh-CN' }, ksampler);
+    const zh = await engine.open({ ...alice, locale: 'zh-CN' }, ksampler);
     expect(zh.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('解决了');
-    expect(text(engine.open(alice, sample('cf-0211').text))).toMatch(/页面文件|虚拟内存/);
-    const chosen = engine.open({ ...alice, locale: 'zh-CN', lang: 'en' }, sample('cf-0211').text);
+    expect(text(await engine.open(alice, sample('cf-0211').text))).toMatch(/页面文件|虚拟内存/);
+    const chosen = await engine.open({ ...alice, locale: 'zh-CN', lang: 'en' }, sample('cf-0211').text);
     expect(chosen.flatMap((m) => m.buttons ?? []).map((b) => b.label)).toContain('Worked');
   });
 
-  it('abandons idle cases, and stats keep confirmed, assumed and abandoned apart', () => {
+  it('abandons idle cases, and stats keep confirmed, assumed and abandoned apart', async () => {
     const { engine, db, advance } = setup();
-    const a = engine.open(alice, ksampler);
+    const a = await engine.open(alice, ksampler);
     engine.press(button(a, 'Worked'), alice);
-    const b = engine.open(alice, ksampler);
-    engine.paste(b[0]!.caseId!, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)', alice);
-    engine.open(bob, vaeDecode);
-    engine.open(bob, 'ValueError: something nobody has seen before at step 3');
+    const b = await engine.open(alice, ksampler);
+    await engine.paste(b[0]!.caseId!, 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)', alice);
+    await engine.open(bob, vaeDecode);
+    await engine.open(bob, 'ValueError: something nobody has seen before at step 3');
     advance(120_000);
     const swept = engine.sweep();
     expect(swept).toHaveLength(2);
@@ -158,10 +158,10 @@ describe('engine', () => {
     expect(stats.medianStepsToResolution).toBe(1);
   });
 
-  it("forgets one user's cases and events", () => {
+  it("forgets one user's cases and events", async () => {
     const { engine, store, db } = setup();
-    engine.open(alice, ksampler);
-    engine.open(bob, ksampler);
+    await engine.open(alice, ksampler);
+    await engine.open(bob, ksampler);
     expect(store.forgetUser('alice')).toBe(1);
     expect(db.prepare("SELECT COUNT(*) FROM cases WHERE user_id = 'alice'").pluck().get()).toBe(0);
     expect(db.prepare('SELECT COUNT(*) FROM events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL').pluck().get()).toBe(0);

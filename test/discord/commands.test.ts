@@ -107,7 +107,7 @@ describe('/comfyoom-stats', () => {
 
   it('cuts long figures to one message, keeping the code block closed', async () => {
     h = await setup();
-    for (const s of corpus.slice(0, 50)) h.engine.open({ platform: 'discord', user: ALICE.id, channel: HELP }, s.text);
+    for (const s of corpus.slice(0, 50)) await h.engine.open({ platform: 'discord', user: ALICE.id, channel: HELP }, s.text);
     const p = statsCommand(h);
     const text = textOf(await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH'));
     expect(text.length).toBeLessThanOrEqual(2000);

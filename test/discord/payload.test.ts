@@ -162,12 +162,12 @@ describe('limits hold', () => {
     fc.assert(fc.property(message, (m) => expectWithinLimits(toPayload(m))), { numRuns: 300 });
   });
 
-  it('for what the engine says about every corpus sample, in both languages', () => {
+  it('for what the engine says about every corpus sample, in both languages', async () => {
     const store = new CaseStore(openDb(':memory:'));
     const engine = new Engine({ kb, store, ratePerMinute: 10_000 });
     for (const s of corpus.slice(0, 60)) {
       for (const locale of ['en-US', 'zh-CN']) {
-        const out = engine.open({ platform: 'discord', user: 'u', locale }, s.text);
+        const out = await engine.open({ platform: 'discord', user: 'u', locale }, s.text);
         for (const m of out) expectWithinLimits(toPayload(m));
         expect(threadName(out[0]!, 'x').length).toBeLessThanOrEqual(LIMITS.threadName);
       }

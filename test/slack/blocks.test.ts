@@ -23,9 +23,9 @@ const mrkdwnTexts = (blocks: AnyBlock[]) =>
 const fences = (s: string) => s.match(/```/g)?.length ?? 0;
 
 describe('toBlockKit', () => {
-  it('translates a real diagnosis and step: header, sections, fields, code, context and buttons', () => {
+  it('translates a real diagnosis and step: header, sections, fields, code, context and buttons', async () => {
     const engine = new Engine({ kb, store: new CaseStore(openDb(':memory:')) });
-    const [diagnosis, step] = engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
+    const [diagnosis, step] = await engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
     const d = kit(diagnosis!);
     expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context']);
     expect(d[0]!.text).toMatchObject({ type: 'plain_text', text: expect.stringMatching(/sampling/i) });

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { redact } from '../../src/redact/redact.ts';
+import { corpus } from '../helpers/corpus.ts';
+
+describe('redaction before storing', () => {
+  it('hides usernames in home paths, as they appear in real pastes', async () => {
+    const withHomes = corpus.filter((s) => /[\\/](?:Users|home)[\\/]user\d+/.test(s.text));
+    expect(withHomes.length).toBeGreaterThan(5);
+    for (const s of withHomes) expect(await redact(s.text), s.id).not.toMatch(/[\\/](?:Users|Usuários|home)[\\/]+user\d+/);
+    expect(await redact('C:\\Users\\alice\\AppData\\Local\\Programs\\@comfyorgcomfyui-electron')).toBe('C:\\Users\\<user>\\AppData\\Local\\Programs\\@comfyorgcomfyui-electron');
+    expect(await redact('File "/home/bob/ComfyUI/main.py"')).toBe('File "/home/<user>/ComfyUI/main.py"');
+    expect(await redact('/Users/carol/Documents/ComfyUI')).toBe('/Users/<user>/Documents/ComfyUI');
+  });
+
+  it('keeps the paths that name nobody', async () => {
+    expect(await redact('C:\\ComfyUI_windows_portable\\ComfyUI\\execution.py')).toBe('C:\\ComfyUI_windows_portable\\ComfyUI\\execution.py');
+    expect(await redact('/Applications/ComfyUI.app/Contents/Resources')).toBe('/Applications/ComfyUI.app/Contents/Resources');
+  });
+
+  it('hides e-mail and IP addresses but keeps loopback', async () => {
+    expect(await redact('mail me at jane.doe+comfy@example.co.uk')).toBe('mail me at <email>');
+    expect(await redact('To see the GUI go to: http://192.168.1.23:8188 or http://127.0.0.1:8188')).toBe('To see the GUI go to: http://<ip>:8188 or http://127.0.0.1:8188');
+    expect(await redact('bound to fe80:0:0:0:1ff:fe23:4567:890a')).toBe('bound to <ip>');
+  });
+
+  it('hides tokens and keys of every usual shape', async () => {
+    const discord = ['MTA4', 'NzY1NDMyMTAxMjM0NTY3OA', '.GhIjKl.', 'abcdefghijklmnopqrstuvwxyz0123456789AB'].join('');
+    expect(await redact(`DISCORD_TOKEN=${discord}`)).not.toContain(discord);
+    expect(await redact('token xoxb-1234567890-0987654321-abcdefABCDEF')).not.toMatch(/xoxb-\d/);
+    expect(await redact('HF_TOKEN hf_abcdefghijklmnopqrstuvwxyzABCDEFGH')).not.toMatch(/hf_[a-z]{10}/);
+    expect(await redact('OPENAI sk-proj-abcdefghijklmnopqrstuvwxyz123456')).not.toContain('abcdefghijklmnop');
+    expect(await redact('api_key = "s3cr3tValue!!"')).toBe('api_key = "<secret>"');
+    expect(await redact('Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345')).toBe('Authorization: Bearer <token>');
+  });
+
+  it('hides secrets in URLs', async () => {
+    expect(await redact('https://user:hunter2@huggingface.co/x')).not.toMatch(/hunter2|user:/);
+    expect(await redact('https://civitai.com/api/download/models/1?token=abc123def456&type=Model')).toBe('https://civitai.com/api/download/models/1?token=<secret>&type=Model');
+  });
+});
