@@ -4,12 +4,14 @@ import type { BenchResult } from './lib/measure.ts';
 import { benchClassifier } from './classifier.ts';
 import { benchStore } from './store.ts';
 import { benchOcr } from './ocr.ts';
+import { benchFuzz } from './fuzz.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'classifier', run: benchClassifier },
   { name: 'store', run: benchStore },
   { name: 'ocr', run: benchOcr },
+  { name: 'fuzz', run: benchFuzz },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */

@@ -1,5 +1,5 @@
 // `comfyoom diagnose`: one paste to a readable or JSON diagnosis, or a JSONL batch in one process.
-import { createReadStream, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Classifier, Diagnosis } from '../classify/classify.ts';
 import type { Kb } from '../kb/load.ts';
@@ -7,8 +7,8 @@ import { detectLang, type Lang } from '../i18n/messages.ts';
 import { planSteps } from '../plan/plan.ts';
 import { renderDiagnosis } from '../render/diagnosis-text.ts';
 import { decodeText } from '../ingest/decode.ts';
-import { prepareForOcr } from '../ingest/image.ts';
-import { IMAGE_FILE } from '../ingest/ingest.ts';
+import { IMAGE_LIMITS, prepareForOcr } from '../ingest/image.ts';
+import { IMAGE_FILE, INGEST_LIMITS } from '../ingest/ingest.ts';
 import { OcrPool } from '../ingest/ocr.ts';
 
 /** The JSON form of a diagnosis: what a script needs, without the kb texts. */
@@ -64,9 +64,35 @@ export async function runBatch(file: string, classify: Classifier, write: (line:
   return failures;
 }
 
-/** A paste from a file or stdin; refuses binaries with a clear message instead of classifying noise. */
+/**
+ * At most `limit` bytes of a file or stdin, or a clear refusal: the same cap as a file sent in
+ * chat, so a 50 MB log costs nothing before it is refused.
+ */
+function readCapped(file: string | undefined, limit: number): Buffer {
+  const name = file === undefined || file === '-' ? 'stdin' : file;
+  const fd = name === 'stdin' ? 0 : openSync(file!, 'r');
+  try {
+    if (name !== 'stdin' && fstatSync(fd).isDirectory()) throw new UserError(`${name} is a folder, not a log file: give the log file itself.`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.alloc(1 << 16);
+    for (let n: number; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+      total += n;
+      if (total > limit) throw new UserError(`${name} is larger than ${Math.round(limit / (1024 * 1024))} MB, the limit for this kind of file. For a log, the error is at the end: keep the last few hundred lines and try again.`);
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new UserError(`${name} is a folder, not a log file: give the log file itself.`);
+    throw e;
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
+/** A paste from a file or stdin; refuses binaries and oversized files with a clear message instead of classifying noise. */
 export function readPaste(file: string | undefined): string {
-  const decoded = decodeText(readFileSync(file === undefined || file === '-' ? 0 : file));
+  const decoded = decodeText(readCapped(file, INGEST_LIMITS.maxFileBytes));
   if (!decoded.ok) throw new UserError(`${file ?? 'stdin'} looks like a binary file, not a log. Paste the console text or attach a .txt/.log file.`);
   return decoded.text;
 }
@@ -74,7 +100,7 @@ export function readPaste(file: string | undefined): string {
 /** A paste, or the text OCR reads from a screenshot (png/jpg/webp). */
 export async function readPasteOrScreenshot(file: string | undefined): Promise<string> {
   if (file === undefined || file === '-' || !IMAGE_FILE.test(file)) return readPaste(file);
-  const prepared = await prepareForOcr(readFileSync(file));
+  const prepared = await prepareForOcr(readCapped(file, IMAGE_LIMITS.maxBytes));
   if (!prepared.ok) throw new UserError(`${file}: ${prepared.reason.replace(/_/g, ' ')}`);
   const ocr = new OcrPool({ size: 1 });
   try {

@@ -229,7 +229,8 @@ export class Engine {
     const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref, ...(question ? { question } : {}) });
     const state = t.state!;
     // Redact what will be kept (not megabytes), then cap again: placeholders may lengthen it.
-    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), redact(capPaste(text)).then(capPaste)]);
+    // NUL past the binary check's sample is still no text to keep.
+    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), redact(capPaste(text.replace(/\u0000/g, ''))).then(capPaste)]);
     this.store.create(
       {
         id: caseId,
