@@ -1,7 +1,15 @@
 // Cases and their event log in SQLite. Every write of a transition (its records and the new state
-// snapshot) is one transaction, so a crash never leaves a case half-updated.
+// snapshot) is one transaction, so a crash never leaves a case half-updated. Other processes write
+// the same file (chats, bots, forget): a transaction that reads before it writes must hold the write
+// lock from its start (BEGIN IMMEDIATE, which waits for the busy timeout), or SQLite refuses its
+// upgrade from reader to writer at once with SQLITE_BUSY. A lone write statement takes the lock
+// when it starts, and waits, by itself.
 import type { CaseState, Record } from '../conversation/machine.ts';
 import type { Db } from './db.ts';
+import { archiveCases, DAY_MS, dayOf } from './archive.ts';
+
+/** Cases deleted per transaction by retention, so other writers wait for the lock a moment, not minutes. */
+const EXPIRE_BATCH = 500;
 
 export interface NewCase {
   id: string;
@@ -59,6 +67,7 @@ export class CaseStore {
   private readonly questionAsked;
   private readonly questionAnswered;
   private readonly rediagnose;
+  private readonly nthOldest;
 
   constructor(readonly db: Db) {
     this.insertCase = db.prepare(
@@ -79,6 +88,7 @@ export class CaseStore {
     this.questionAsked = db.prepare('INSERT OR IGNORE INTO case_questions (case_id, question, created_at) SELECT id, ?, created_at FROM cases WHERE id = ?');
     this.questionAnswered = db.prepare('UPDATE case_questions SET choice = ?, typed = ? WHERE case_id = ? AND question = ?');
     this.rediagnose = db.prepare('UPDATE cases SET category = @category, entry = @entry, facts = @facts WHERE id = @id');
+    this.nthOldest = db.prepare(`SELECT created_at FROM cases WHERE created_at < ? ORDER BY created_at LIMIT 1 OFFSET ${EXPIRE_BATCH - 1}`).pluck();
   }
 
   /** Creates a case with its first records, atomically. */
@@ -92,7 +102,7 @@ export class CaseStore {
         recognized: c.recognized ? 1 : 0,
       });
       this.write(c.id, records, state);
-    })();
+    }).immediate();
   }
 
   /**
@@ -104,7 +114,7 @@ export class CaseStore {
     this.db.transaction(() => {
       this.write(caseId, records, state);
       if (diagnosis) this.rediagnose.run({ id: caseId, category: diagnosis.category, entry: diagnosis.entry, facts: JSON.stringify(diagnosis.facts) });
-    })();
+    }).immediate();
   }
 
   private write(caseId: string, records: Record[], state: CaseState): void {
@@ -161,9 +171,54 @@ export class CaseStore {
     return this.db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open' ORDER BY updated_at DESC LIMIT 1").pluck().get(platform, thread) as string | undefined;
   }
 
-  /** Deletes one user's cases and, by cascade, their events. Returns how many cases went. */
+  /**
+   * Deletes one user's cases and, by cascade, their events, leaving nothing of them in the file
+   * (see `wipe`); stats keep counting them, anonymously. Returns how many cases went.
+   */
   forgetUser(userId: string, platform?: string): number {
-    const sql = `DELETE FROM cases WHERE user_id = ?${platform ? ' AND platform = ?' : ''}`;
-    return this.db.prepare(sql).run(...(platform ? [userId, platform] : [userId])).changes;
+    const n = this.delete(`user_id = ?${platform ? ' AND platform = ?' : ''}`, platform ? [userId, platform] : [userId]);
+    // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
+    this.wipe();
+    return n;
+  }
+
+  /**
+   * Retention: deletes, as forgetUser does, the cases created before the UTC day `days` days ago.
+   * Whole days go at once, so the file is rewritten at most once a day however often this runs,
+   * and the archive holds complete days. Returns how many cases went.
+   */
+  expire(days: number, now = Date.now()): number {
+    const before = (dayOf(now) - days) * DAY_MS;
+    let n = 0;
+    for (;;) {
+      const last = this.nthOldest.get(before) as number | undefined;
+      n += this.delete('created_at < ?', [last === undefined ? before : last + 1]);
+      if (last === undefined) break;
+    }
+    if (n) this.wipe();
+    return n;
+  }
+
+  /** Deletes the cases `where` selects, their counts added to the stats archive first. */
+  private delete(where: string, params: unknown[]): number {
+    return this.db
+      .transaction(() => {
+        archiveCases(this.db, where, params);
+        return this.db.prepare(`DELETE FROM cases WHERE ${where}`).run(...params).changes;
+      })
+      .immediate();
+  }
+
+  /**
+   * Leaves no copy of deleted rows in the file. secure_delete (set at open) zeroes the rows, but
+   * SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites every page
+   * from the live rows, and the TRUNCATE checkpoint moves the result out of the write-ahead log
+   * and empties it (waiting, within the busy timeout, for readers on older snapshots; one that
+   * reads past that leaves the log to the next checkpoint). The time taken grows with the file,
+   * and other processes' writes wait meanwhile.
+   */
+  private wipe(): void {
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 }

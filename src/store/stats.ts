@@ -1,6 +1,7 @@
 // Which fixes really work: moderator statistics over the case store. Confirmed resolutions (the
 // user said it worked) and assumed ones (a later log was no longer an OOM) are always reported apart.
 import { QUESTIONS, type Choice, type Question } from '../conversation/questions.ts';
+import { dayOf, FIX_MEASURES } from './archive.ts';
 import type { Db } from './db.ts';
 
 export interface EntryStats {
@@ -62,56 +63,90 @@ export function parseSince(s: string): number {
 
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 1000 : 0);
 
-/** The median of a column over the rows of a filtered query, by sorting in SQLite and reading the middle. */
-function median(db: Db, column: string, from: string, params: unknown[]): number | null {
-  const n = db.prepare(`SELECT COUNT(*) ${from}`).pluck().get(...params) as number;
-  if (!n) return null;
-  const mid = db.prepare(`SELECT ${column} AS v ${from} ORDER BY v LIMIT ${n % 2 ? 1 : 2} OFFSET ${Math.floor((n - 1) / 2)}`).pluck().all(...params) as number[];
-  return mid.reduce((a, b) => a + b, 0) / mid.length;
+/** The median of a distribution given as (value, count) rows. */
+function median(rows: { value: number; n: number }[]): number | null {
+  const total = rows.reduce((t, r) => t + r.n, 0);
+  if (!total) return null;
+  const sorted = [...rows].sort((a, b) => a.value - b.value);
+  const at = (rank: number) => {
+    let seen = 0;
+    return sorted.find((r) => (seen += r.n) > rank)!.value;
+  };
+  return (at(Math.floor((total - 1) / 2)) + at(Math.floor(total / 2))) / 2;
+}
+
+/** A confirmed-resolution measure's distribution over live cases and the archive. */
+function fixes(db: Db, measure: keyof typeof FIX_MEASURES, from: number): { value: number; n: number }[] {
+  return db
+    .prepare(
+      `SELECT ${FIX_MEASURES[measure]} AS value, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ? GROUP BY value
+       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ? AND day >= ?`,
+    )
+    .all(from, measure, dayOf(from)) as { value: number; n: number }[];
 }
 
 export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = {}): Stats {
   const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
-  // Every query reads aggregates kept at write time (migration 004) through covering indexes.
+  const day = dayOf(from);
+  // Every query reads aggregates kept at write time (migration 004) through covering indexes, plus
+  // the archive's counters of deleted cases (migration 006), whole days of them.
   const entries = db
     .prepare(
-      `SELECT entry, category, COUNT(*) AS cases,
-        SUM(status = 'resolved' AND resolution = 'confirmed') AS resolvedConfirmed,
-        SUM(status = 'resolved' AND resolution = 'assumed') AS resolvedAssumed,
-        SUM(status = 'escalated') AS escalated, SUM(status = 'abandoned') AS abandoned,
-        SUM(status = 'cancelled') AS cancelled, SUM(status = 'open') AS open
-       FROM cases INDEXED BY cases_stats WHERE created_at >= ? GROUP BY entry, category ORDER BY cases DESC, entry`,
+      `WITH counted (entry, category, status, resolution, n) AS (
+         SELECT entry, category, status, resolution, COUNT(*) FROM cases INDEXED BY cases_stats WHERE created_at >= ? GROUP BY entry, category, status, resolution
+         UNION ALL SELECT entry, category, status, resolution, cases FROM archived_cases WHERE day >= ?
+       )
+       SELECT entry, category, SUM(n) AS cases,
+        SUM(n * (status = 'resolved' AND resolution = 'confirmed')) AS resolvedConfirmed,
+        SUM(n * (status = 'resolved' AND resolution = 'assumed')) AS resolvedAssumed,
+        SUM(n * (status = 'escalated')) AS escalated, SUM(n * (status = 'abandoned')) AS abandoned,
+        SUM(n * (status = 'cancelled')) AS cancelled, SUM(n * (status = 'open')) AS open
+       FROM counted GROUP BY entry, category ORDER BY cases DESC, entry`,
     )
-    .all(from) as EntryStats[];
+    .all(from, day) as EntryStats[];
 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
   // All time reads the (step, tried, moved_on) index alone; a period needs the one led by created_at.
+  const archivedSteps = 'UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ? GROUP BY step';
   const perStep = (
     from > 0
-      ? db.prepare('SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step').all(from)
-      : db.prepare('SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all GROUP BY step').all()
+      ? db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step ${archivedSteps}`).all(from, day)
+      : db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all GROUP BY step ${archivedSteps}`).all(day)
   ) as { step: string; reached: number; tried: number; movedOn: number }[];
   const resolvedBy = db
-    .prepare(`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND created_at >= ? GROUP BY resolving_step, resolution`)
-    .all(from) as { step: string; resolution: string; n: number }[];
+    .prepare(
+      `SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND created_at >= ? GROUP BY resolving_step, resolution
+       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ? GROUP BY resolving_step, resolution`,
+    )
+    .all(from, day) as { step: string; resolution: string; n: number }[];
 
   const steps = new Map<string, StepStats>();
   const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0, movedOn: 0 }).get(step)!;
-  for (const r of perStep) Object.assign(row(r.step), { reached: r.reached, tried: r.tried, movedOn: r.movedOn });
+  for (const r of perStep) {
+    const s = row(r.step);
+    s.reached += r.reached;
+    s.tried += r.tried;
+    s.movedOn += r.movedOn;
+  }
   for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
 
-  const confirmed = `FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ?`;
-  const medianSteps = median(db, 'steps_offered', confirmed, [from]);
-  const medianMs = median(db, 'resolved_at - created_at', confirmed, [from]);
+  const medianSteps = median(fixes(db, 'steps', from));
+  const medianTenths = median(fixes(db, 'tenths', from));
 
   const unrecognized = (
     db
-      .prepare(`SELECT fingerprint, COUNT(*) AS cases, MIN(entry) AS entry FROM cases INDEXED BY cases_stats WHERE created_at >= ? AND recognized = 0 GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`)
-      .all(from) as Omit<Stats['unrecognized'][number], 'example'>[]
+      .prepare(
+        `SELECT fingerprint, SUM(n) AS cases, MIN(entry) AS entry FROM (
+           SELECT fingerprint, COUNT(*) AS n, MIN(entry) AS entry FROM cases INDEXED BY cases_stats WHERE created_at >= ? AND recognized = 0 GROUP BY fingerprint
+           UNION ALL SELECT fingerprint, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> '' GROUP BY fingerprint
+         ) GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`,
+      )
+      .all(from, day) as Omit<Stats['unrecognized'][number], 'example'>[]
   ).map((u) => ({
     ...u,
+    // From a case still kept, if any: the archive keeps no text.
     example: (db.prepare("SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0 LIMIT 1").pluck().get(u.fingerprint) as string | null) ?? null,
   }));
 
@@ -129,29 +164,34 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
     entries,
     steps: [...steps.values()].sort((a, b) => b.resolvedConfirmed - a.resolvedConfirmed || b.reached - a.reached || a.step.localeCompare(b.step)),
     medianStepsToResolution: medianSteps,
-    medianMinutesToResolution: medianMs === null ? null : Math.round((medianMs / 60_000) * 10) / 10,
+    medianMinutesToResolution: medianTenths === null ? null : Math.round(medianTenths) / 10,
     unrecognized,
     questions: questionStats(db, from),
   };
 }
 
 function questionStats(db: Db, from: number): Stats['questions'] {
+  const day = dayOf(from);
+  const archived = "UNION ALL SELECT question, NULLIF(choice, ''), SUM(asked), SUM(typed) FROM archived_questions WHERE day >= ? GROUP BY question, choice";
   const rows = (
     from > 0
-      ? db.prepare('SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ? GROUP BY question, choice').all(from)
-      : db.prepare('SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all GROUP BY question, choice').all()
+      ? db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ? GROUP BY question, choice ${archived}`).all(from, day)
+      : db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all GROUP BY question, choice ${archived}`).all(day)
   ) as { question: Question; choice: Choice | null; n: number; typed: number }[];
-  const casesAsked = db.prepare('SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?').pluck().get(from) as number;
+  const casesAsked = db
+    .prepare('SELECT (SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?) + (SELECT COALESCE(SUM(asked), 0) FROM archived_cases WHERE day >= ?)')
+    .pluck()
+    .get(from, day) as number;
   const byQuestion = (Object.keys(QUESTIONS) as Question[]).map((question): QuestionStats => {
     const mine = rows.filter((r) => r.question === question);
-    // Every choice is listed, zeros included, so a moderator sees the whole spread of answers.
-    const answers = Object.fromEntries(QUESTIONS[question].choices.map((c) => [c.choice, mine.find((r) => r.choice === c.choice)?.n ?? 0]));
+    const count = (choice: Choice | null) => mine.filter((r) => r.choice === choice).reduce((n, r) => n + r.n, 0);
     return {
       question,
       asked: mine.reduce((n, r) => n + r.n, 0),
-      answers,
+      // Every choice is listed, zeros included, so a moderator sees the whole spread of answers.
+      answers: Object.fromEntries(QUESTIONS[question].choices.map((c) => [c.choice, count(c.choice)])),
       typed: mine.reduce((n, r) => n + r.typed, 0),
-      unanswered: mine.find((r) => r.choice === null)?.n ?? 0,
+      unanswered: count(null),
     };
   });
   return { casesAsked, byQuestion };

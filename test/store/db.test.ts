@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDb, readMigrations } from '../../src/store/db.ts';
+import { StoreError, storeProblem } from '../../src/store/errors.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { step } from '../../src/conversation/machine.ts';
@@ -15,6 +16,7 @@ describe('the SQLite store', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(db.pragma('secure_delete', { simple: true })).toBe(1);
     const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
     expect(versions).toEqual(readMigrations().map((m) => m.version));
     db.close();
@@ -83,6 +85,44 @@ describe('the SQLite store', () => {
 
     store.forgetUser('u');
     expect(questions()).toEqual([]);
+  });
+
+  it('refuses a database made by a newer ComfyOOM, by name, for reading as for writing', () => {
+    const path = tmpDb();
+    const db = openDb(path);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_future.sql', 0)").run();
+    db.close();
+    const newest = readMigrations().at(-1)!.version;
+    for (const readonly of [false, true]) {
+      expect(() => openDb(path, { readonly })).toThrow(new StoreError(path, `${path} was made by a newer ComfyOOM (schema version 999; this one knows up to ${newest}): update ComfyOOM to use it`));
+    }
+  });
+
+  it('opens read-only for reading: nothing created, nothing written, an older file upgraded first', () => {
+    const path = tmpDb();
+    expect(() => openDb(path, { readonly: true })).toThrow(/there is no case database at .* yet/);
+    expect(existsSync(path)).toBe(false);
+
+    openDb(path, { migrateUpTo: 3 }).close();
+    const db = openDb(path, { readonly: true });
+    expect(db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get()).toBe(readMigrations().at(-1)!.version);
+    expect(() => db.prepare('DELETE FROM cases').run()).toThrow(/readonly/);
+    db.close();
+  });
+
+  it('tells a full disk in a sentence naming the file', () => {
+    const path = tmpDb();
+    const db = openDb(path);
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
+    let problem: StoreError | undefined;
+    try {
+      db.exec(`INSERT INTO cases (id, platform, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, state) VALUES ('k', 't', 'u', 1, 1, 'c', 'e', 'v', '{}', '${'x'.repeat(100_000)}', '{}')`);
+    } catch (e) {
+      problem = storeProblem(e, path);
+    }
+    expect(problem?.message).toBe(`the disk holding the database ${path} is full: free some space, then run again (everything stored before this was kept)`);
+    expect(storeProblem(new Error('a bug'), path)).toBeUndefined();
+    db.close();
   });
 
   it('rolls a failing migration back as a whole', () => {
