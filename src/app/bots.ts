@@ -2,6 +2,7 @@
 import type { Message } from '../conversation/render.ts';
 import type { CaseRow, CaseStore } from '../store/cases.ts';
 import type { Engine } from '../conversation/engine.ts';
+import { storeProblem } from '../store/errors.ts';
 import type { Config } from './config.ts';
 import { openApp } from './context.ts';
 
@@ -33,8 +34,23 @@ export async function sweepIdle(engine: Engine, store: CaseStore, adapters: Runn
   return delivered;
 }
 
+/**
+ * The bots' periodic housekeeping: idle cases abandoned (and told), then the cases past retention
+ * deleted. A failure (the database locked for too long, a full disk) is logged and left to the
+ * next round; the bots keep answering.
+ */
+export async function housekeep(engine: Engine, store: CaseStore, adapters: RunningAdapter[], config: Pick<Config, 'db' | 'retentionDays'>): Promise<void> {
+  try {
+    await sweepIdle(engine, store, adapters);
+    store.expire(config.retentionDays);
+  } catch (e) {
+    process.stderr.write(`comfyoom: housekeeping failed, will retry: ${(storeProblem(e, config.db) ?? (e as Error)).message}\n`);
+  }
+}
+
 export async function runBots(config: Config): Promise<number> {
   const app = openApp(config);
+  app.store.expire(config.retentionDays);
   const running: RunningAdapter[] = [];
   const connect = async (name: string, start: () => Promise<RunningAdapter>) => {
     try {
@@ -58,7 +74,7 @@ export async function runBots(config: Config): Promise<number> {
     const { startSlack } = await import('../adapters/slack/bot.ts');
     if (!(await connect('Slack', () => startSlack({ config: slack, engine: app.engine, store: app.store })))) return 1;
   }
-  const sweeper = setInterval(() => void sweepIdle(app.engine, app.store, running), 10 * 60_000);
+  const sweeper = setInterval(() => void housekeep(app.engine, app.store, running, config), 10 * 60_000);
   process.stdout.write(`comfyoom: connected (${running.map((r) => r.platform).join(', ')})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

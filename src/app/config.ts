@@ -7,15 +7,15 @@ const ids = z
   .optional()
   .transform((s) => (s ? s.split(/[\s,]+/).filter(Boolean) : []));
 
-const positive = (name: string, dflt: number) =>
+const positive = (name: string, dflt: number, whole = false) =>
   z
     .string()
     .optional()
     .transform((s, ctx) => {
       if (s === undefined || s === '') return dflt;
       const n = Number(s);
-      if (!Number.isFinite(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a positive number` });
+      if (!Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n))) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a positive ${whole ? 'whole number' : 'number'}` });
         return z.NEVER;
       }
       return n;
@@ -29,6 +29,8 @@ const Env = z
   .object({
     COMFYOOM_DB: z.string().default('data/comfyoom.db'),
     COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
+    /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
+    COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
     /** Pastes a user may submit per minute before a polite refusal. */
     COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
 
@@ -59,6 +61,7 @@ const Env = z
 export interface Config {
   db: string;
   idleMs: number;
+  retentionDays: number;
   ratePerMinute: number;
   discord?: { token: string; guildId?: string; watchChannels: string[] };
   slack?: {
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     db: e.COMFYOOM_DB,
     idleMs: e.COMFYOOM_IDLE_HOURS * 3_600_000,
+    retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
     ...(e.DISCORD_TOKEN ? { discord: { token: e.DISCORD_TOKEN, ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}), watchChannels: e.DISCORD_WATCH_CHANNELS } } : {}),
     ...(e.SLACK_BOT_TOKEN

@@ -8,6 +8,7 @@ import { kbDir as configuredKbDir, openApp } from '../app/context.ts';
 import { ConfigError, loadConfig, type Config } from '../app/config.ts';
 import { openDb } from '../store/db.ts';
 import { CaseStore } from '../store/cases.ts';
+import { storeProblem } from '../store/errors.ts';
 import { computeStats, formatStats, parseSince } from '../store/stats.ts';
 
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
@@ -25,15 +26,24 @@ Usage:
 Environment:
   COMFYOOM_DB          case database (default ./data/comfyoom.db)
   COMFYOOM_IDLE_HOURS  hours without an answer before a case is abandoned (default 24)
+  COMFYOOM_RETENTION_DAYS  days a case is kept before it is deleted (default 90)
   COMFYOOM_KB          kb folder to use instead of the bundled kb/
   DISCORD_TOKEN, SLACK_BOT_TOKEN, ...  chat platforms for \`start\` (every variable: .env.example)
 `;
 
 const withDb = (config: Config, flag: string | undefined): Config => (flag ? { ...config, db: flag } : config);
 
+/** What is wrong with a file given as an argument (a log, a batch), as the end of a sentence naming it. */
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'cannot be read (permission denied)',
+};
+
 export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n')): Promise<number> {
   const kbDir = configuredKbDir();
   const [command, ...rest] = argv;
+  /** The case database the command uses, once known: its problems are told by name. */
+  let dbPath: string | undefined;
   try {
     switch (command) {
       case undefined:
@@ -73,6 +83,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           options: { resume: { type: 'boolean' }, db: { type: 'string' } },
         });
         const config = withDb(loadConfig(), values.db);
+        dbPath = resolve(config.db);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');
           return runBots(config);
@@ -81,6 +92,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const app = openApp(config);
         const { runTerminal } = await import('./terminal.ts');
         try {
+          app.store.expire(config.retentionDays);
           return await runTerminal({
             engine: app.engine,
             input: process.stdin,
@@ -101,7 +113,8 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         } catch (e) {
           throw new UserError((e as Error).message);
         }
-        const db = openDb(resolve(withDb(loadConfig(), values.db).db));
+        dbPath = resolve(withDb(loadConfig(), values.db).db);
+        const db = openDb(dbPath, { readonly: true });
         try {
           const stats = computeStats(db, sinceMs !== undefined ? { sinceMs } : {});
           out(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
@@ -113,10 +126,11 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       case 'forget': {
         const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, platform: { type: 'string' }, db: { type: 'string' } } });
         if (!values.user) throw new UserError('usage: comfyoom forget --user ID [--platform P]');
-        const db = openDb(resolve(withDb(loadConfig(), values.db).db));
+        dbPath = resolve(withDb(loadConfig(), values.db).db);
+        const db = openDb(dbPath);
         try {
           const n = new CaseStore(db).forgetUser(values.user, values.platform);
-          out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events`);
+          out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events, leaving no copy in the database file (stats keep counting them, anonymously)`);
         } finally {
           db.close();
         }
@@ -126,6 +140,16 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         throw new UserError(`unknown command "${command}"; see comfyoom --help`);
     }
   } catch (e) {
+    const dbProblem = dbPath !== undefined ? storeProblem(e, dbPath) : undefined;
+    if (dbProblem) {
+      process.stderr.write(`comfyoom: ${dbProblem.message}\n`);
+      return 1;
+    }
+    const file = e as NodeJS.ErrnoException;
+    if (file.path && file.code && FILE_PROBLEMS[file.code]) {
+      process.stderr.write(`comfyoom: ${file.path}: ${FILE_PROBLEMS[file.code]}\n`);
+      return 2;
+    }
     if (e instanceof ConfigError) {
       process.stderr.write(`comfyoom: ${e.message}\n`);
       return 2;
@@ -134,7 +158,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       process.stderr.write(`kb/ has problems:\n${e.message}\n`);
       return 1;
     }
-    if (e instanceof UserError || (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (e instanceof UserError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`comfyoom: ${(e as Error).message}\n`);
       return 2;
     }

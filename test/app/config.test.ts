@@ -13,7 +13,8 @@ const problems = (env: Record<string, string>) => {
 
 describe('configuration from the environment', () => {
   it('has working defaults and no chat platform without tokens', () => {
-    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, ratePerMinute: 6 });
+    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6 });
+    expect(loadConfig({ COMFYOOM_RETENTION_DAYS: '30' }).retentionDays).toBe(30);
   });
 
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
@@ -21,8 +22,9 @@ describe('configuration from the environment', () => {
   });
 
   it('names the variable and the problem', () => {
-    expect(problems({ DISCORD_TOKEN: 'short', DISCORD_GUILD_ID: 'my-server', COMFYOOM_IDLE_HOURS: '-1' })).toEqual([
+    expect(problems({ DISCORD_TOKEN: 'short', DISCORD_GUILD_ID: 'my-server', COMFYOOM_IDLE_HOURS: '-1', COMFYOOM_RETENTION_DAYS: '7.5' })).toEqual([
       'COMFYOOM_IDLE_HOURS: COMFYOOM_IDLE_HOURS must be a positive number',
+      'COMFYOOM_RETENTION_DAYS: COMFYOOM_RETENTION_DAYS must be a positive whole number',
       'DISCORD_TOKEN: DISCORD_TOKEN looks too short to be a bot token',
       'DISCORD_GUILD_ID: DISCORD_GUILD_ID must be a numeric server id',
     ]);

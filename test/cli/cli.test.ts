@@ -1,12 +1,16 @@
 // The real CLI in a child process, as users and the corpus scorer run it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, copyFileSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { openDb, readMigrations } from '../../src/store/db.ts';
+import { playCase, rng, storeCase } from '../store/simulate.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 const run = (args: string[], input?: string, env: Record<string, string> = {}) =>
@@ -83,6 +87,99 @@ describe('comfyoom CLI', () => {
     expect(run(['stats', '--db', db]).stdout).toMatch(/Cases: 1/);
     expect(run(['stats', '--since', 'last week', '--db', db]).stderr).toMatch(/--since takes/);
     expect(run(['forget', '--user', `local:${userInfo().username}`, '--db', db]).stdout).toMatch(/deleted 1 case/);
-    expect(JSON.parse(run(['stats', '--json', '--db', db]).stdout).cases).toBe(0);
+    // The case is gone from the file; stats keep counting it, anonymously.
+    expect(JSON.parse(run(['stats', '--json', '--db', db]).stdout)).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });
+    expect(run(['forget', '--user', `local:${userInfo().username}`, '--db', db]).stdout).toMatch(/deleted 0 cases/);
+  });
+});
+
+/** A database with a few cases, written in this process through the store. */
+function database(name: string): string {
+  const path = join(tmp, name);
+  const store = new CaseStore(openDb(path));
+  const r = rng(3);
+  for (let i = 0; i < 20; i++) storeCase(store, { id: `k${i}`, platform: 'discord', userId: `u${i % 4}`, createdAt: Date.now(), facts: {}, paste: sample('cf-0214').text }, playCase(r, `k${i}`, `u${i % 4}`, Date.now()));
+  store.db.close();
+  return path;
+}
+
+/** What a database problem must look like: one line naming the file, no stack trace, exit code 1. */
+function refused(r: ReturnType<typeof run>, path: string, says: RegExp): void {
+  expect(r.status, r.stderr).toBe(1);
+  expect(r.stderr).toMatch(says);
+  expect(r.stderr).toContain(path);
+  expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+}
+
+describe('comfyoom CLI on a broken database', () => {
+  it('names a path it cannot open, and a folder given as the database', () => {
+    const notAFolder = join(file('plain.txt', 'x'), 'cases.db');
+    refused(run(['chat', '--db', notAFolder], ''), notAFolder, /^comfyoom: cannot open the database .*: its folder must exist or be creatable/);
+    refused(run(['stats', '--db', notAFolder]), notAFolder, /there is no case database at .* yet/);
+    refused(run(['stats', '--db', tmp]), tmp, /is a folder, not a database file: give a file's path with --db or COMFYOOM_DB/);
+  });
+
+  it('refuses a file that is not a database, and one with corrupted pages', () => {
+    const random = file('random.db', randomBytes(16_384));
+    refused(run(['chat', '--db', random], ''), random, /is not a ComfyOOM database \(it is not an SQLite file at all\)/);
+    refused(run(['stats', '--db', random]), random, /is not a ComfyOOM database/);
+
+    const damaged = database('damaged.db');
+    const db = openDb(damaged);
+    const pages = db.prepare("SELECT pageno FROM dbstat WHERE name NOT IN ('sqlite_schema', 'schema_migrations')").pluck().all() as number[];
+    const size = db.pragma('page_size', { simple: true }) as number;
+    db.close();
+    const fd = openSync(damaged, 'r+');
+    for (const p of pages) writeSync(fd, randomBytes(size), 0, size, (p - 1) * size);
+    closeSync(fd);
+    refused(run(['stats', '--db', damaged]), damaged, /is damaged \(corrupted pages\): restore it from a backup/);
+  });
+
+  it.skipIf(process.platform === 'win32')('says the disk is full when a write cannot be made', () => {
+    const path = database('full.db');
+    const big = `${onNvidia(sample('cf-0214').text)}\n`.repeat(40);
+    // A file-size limit makes every write past 48 KB fail, as a full disk does: the new case cannot be stored.
+    const r = spawnSync('sh', ['-c', `ulimit -f 96 && exec "${process.execPath}" "${bin}" chat --db "${path}"`], { input: `${big}\n`, encoding: 'utf8', timeout: 60_000 });
+    refused(r, path, /the disk may be full or failing; free some space or check the disk/);
+  });
+
+  it('refuses a database made by a newer ComfyOOM, by name', () => {
+    const path = database('newer.db');
+    const db = openDb(path);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_future.sql', 0)").run();
+    db.close();
+    const newest = readMigrations().at(-1)!.version;
+    for (const args of [['chat', '--db', path], ['stats', '--db', path]]) {
+      refused(run(args, ''), path, new RegExp(`was made by a newer ComfyOOM \\(schema version 999; this one knows up to ${newest}\\): update ComfyOOM`));
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('reads a read-only database for stats and diagnose, and says why it cannot write it', () => {
+    // Root writes anyway, so the commands run as nobody there.
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const runAs = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [bin, ...args], { input: '', encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000, ...as });
+    const dir = mkdtempSync(join(tmpdir(), 'ro-'));
+    chmodSync(dir, 0o777);
+    const path = join(dir, 'cases.db');
+    copyFileSync(database('writable.db'), path);
+    chmodSync(path, 0o444);
+    expect(JSON.parse(runAs(['stats', '--json', '--db', path]).stdout).cases).toBe(20);
+    const log = join(dir, 'error.log');
+    writeFileSync(log, sample('cf-0214').text);
+    expect(runAs(['diagnose', log], { COMFYOOM_DB: path }).status).toBe(0);
+    refused(runAs(['chat', '--db', path]), path, /the database .* is read-only: make the file and its folder writable for this user/);
+
+    const old = join(dir, 'old.db');
+    openDb(old, { migrateUpTo: 3 }).close();
+    chmodSync(old, 0o444);
+    refused(runAs(['stats', '--db', old]), old, /was made by an older ComfyOOM and must be upgraded before it can be read, but it is read-only/);
+  });
+
+  it('says a folder given as a log, or a missing log, is a usage error', () => {
+    const folder = run(['diagnose', tmp]);
+    expect(folder.status).toBe(2);
+    expect(folder.stderr).toBe(`comfyoom: ${tmp} is a folder, not a log file: give the log file itself.\n`);
+    const missing = join(tmp, 'missing.log');
+    expect(run(['chat', missing])).toMatchObject({ status: 2, stderr: `comfyoom: ${missing}: no such file\n` });
   });
 });
