@@ -38,3 +38,14 @@ describe('redaction before storing', () => {
     expect(await redact('https://civitai.com/api/download/models/1?token=abc123def456&type=Model')).toBe('https://civitai.com/api/download/models/1?token=<secret>&type=Model');
   });
 });
+
+describe('redaction over a long life', () => {
+  it('keeps nothing of the runs behind it (secretlint profiles every run)', async () => {
+    const { secretLintProfiler } = await import('@secretlint/profiler');
+    const { performance } = await import('node:perf_hooks');
+    for (let i = 0; i < 200; i++) await redact(`RuntimeError: CUDA out of memory ${i} hf_abcdefghijklmnopqrstuvwxyzABCDEFGH`);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await secretLintProfiler.getEntries()).toEqual([]);
+    expect(performance.getEntriesByType('mark')).toEqual([]);
+  });
+});
