@@ -6,6 +6,7 @@ import type { Kb } from '../kb/load.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import { planSteps } from '../plan/plan.ts';
 import { renderDiagnosis } from '../render/diagnosis-text.ts';
+import { redact, redactValues, redactValuesQuickly } from '../redact/redact.ts';
 import { decodeText } from '../ingest/decode.ts';
 import { IMAGE_LIMITS, prepareForOcr } from '../ingest/image.ts';
 import { IMAGE_FILE, INGEST_LIMITS } from '../ingest/ingest.ts';
@@ -29,23 +30,31 @@ export function diagnosisJson(d: Diagnosis, kb: Kb) {
   };
 }
 
-export function renderOne(text: string, classify: Classifier, kb: Kb, opts: { json: boolean; lang?: Lang }): string {
+/**
+ * One paste's diagnosis, readable or JSON. What it quotes from the paste (evidence lines, the
+ * exception, paths) is redacted like a stored paste unless `raw` asks for the text as it was.
+ */
+export async function renderOne(text: string, classify: Classifier, kb: Kb, opts: { json: boolean; lang?: Lang; raw?: boolean }): Promise<string> {
   const d = classify(text);
-  if (opts.json) return JSON.stringify(diagnosisJson(d, kb), null, 2);
-  return renderDiagnosis(d, planSteps(d.entry, d.facts, kb), opts.lang ?? detectLang(text));
+  if (opts.json) {
+    const json = diagnosisJson(d, kb);
+    return JSON.stringify(opts.raw ? json : await redactValues(json), null, 2);
+  }
+  const readable = renderDiagnosis(d, planSteps(d.entry, d.facts, kb), opts.lang ?? detectLang(text));
+  return opts.raw ? readable : redact(readable);
 }
 
 /** Reads JSONL `{id, text}` lines and writes one result line each; a bad line gets an error line, never a stop. */
-export async function runBatch(file: string, classify: Classifier, write: (line: string) => void): Promise<number> {
+export async function runBatch(file: string, classify: Classifier, write: (line: string) => void, raw = false): Promise<number> {
   const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
   let failures = 0;
   let n = 0;
-  for await (const raw of rl) {
+  for await (const line of rl) {
     n++;
-    if (!raw.trim()) continue;
+    if (!line.trim()) continue;
     let item: { id?: unknown; text?: unknown };
     try {
-      item = JSON.parse(raw);
+      item = JSON.parse(line);
     } catch {
       failures++;
       write(JSON.stringify({ id: null, line: n, error: 'not valid JSON' }));
@@ -59,7 +68,7 @@ export async function runBatch(file: string, classify: Classifier, write: (line:
     }
     const d = classify(item.text);
     const { evidence: _perFact, ...facts } = d.facts;
-    write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts }));
+    write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts: raw ? facts : redactValuesQuickly(facts) }));
   }
   return failures;
 }

@@ -16,6 +16,7 @@ const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 Usage:
   comfyoom diagnose [FILE|-] [--json] [--lang en|zh]   diagnose one paste or screenshot (stdin when no FILE)
   comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} input line
+      (what a diagnosis quotes from the paste is redacted like a stored paste; --raw shows it as it was)
   comfyoom kb lint                                     validate kb/ (file, field and reason per problem)
   comfyoom start                                       start the bot (terminal mode without chat tokens)
   comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
@@ -62,17 +63,17 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const { values, positionals } = parseArgs({
           args: rest,
           allowPositionals: true,
-          options: { json: { type: 'boolean' }, lang: { type: 'string' }, batch: { type: 'string' } },
+          options: { json: { type: 'boolean' }, lang: { type: 'string' }, batch: { type: 'string' }, raw: { type: 'boolean' } },
         });
         if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
         const kb = loadKb(kbDir);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
-          const failures = await runBatch(values.batch, classify, out);
+          const failures = await runBatch(values.batch, classify, out, values.raw ?? false);
           return failures ? 1 : 0;
         }
         const text = await readPasteOrScreenshot(positionals[0]);
-        out(renderOne(text, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined }));
+        out(await renderOne(text, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }));
         return 0;
       }
       case 'start':

@@ -52,7 +52,7 @@ const RULES: Rule[] = [
   },
 ];
 
-/** What our own rules hide: synchronous, for text that has already been through secretlint or is ours. */
+/** What our own rules hide, synchronously. */
 function redactOwn(text: string): string {
   let out = text;
   for (const rule of RULES) out = out.replace(rule.re, rule.replace as string);
@@ -95,5 +95,17 @@ export async function redactValues<T>(value: T): Promise<T> {
     const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await redactValues(v)] as const));
     return Object.fromEntries(entries) as T;
   }
+  return value;
+}
+
+/**
+ * Every string inside a value through our own rules only, synchronously: for output at volume
+ * (a batch of thousands of pastes), where secretlint's cost per value would dominate. Our rules
+ * know the usual token shapes too, only not every provider's.
+ */
+export function redactValuesQuickly<T>(value: T): T {
+  if (typeof value === 'string') return redactOwn(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactValuesQuickly(v)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValuesQuickly(v)])) as T;
   return value;
 }

@@ -1,0 +1,33 @@
+// What `comfyoom diagnose` prints is redacted like a stored paste, unless --raw asks for the text.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
+const token = ['hf', 'ZxQwErTyUiOpAsDfGhJkLmNbVcXzPoIuYt'].join('_');
+const paste = [
+  'To see the GUI go to: http://192.168.1.23:8188',
+  `  File "C:\\Users\\Jean Dupont\\ComfyUI\\comfy\\sd.py", line 700, in decode`,
+  `torch.OutOfMemoryError: CUDA out of memory while fetching https://huggingface.co/x?token=${token} for jean.dupont@example.org`,
+].join('\n');
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'diagnose', '-', ...args], { input: paste, encoding: 'utf8', timeout: 60_000 });
+
+describe('diagnose output', () => {
+  it.each([['as JSON', ['--json']], ['as text', []]] as const)('hides names, addresses and tokens %s', (_how, args) => {
+    const r = run(...args);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/VAE|vae/);
+    for (const secret of [token, 'Jean Dupont', 'jean.dupont@example.org', '192.168.1.23']) expect(r.stdout).not.toContain(secret);
+  });
+
+  it('shows the paste as it was with --raw', () => {
+    expect(run('--json', '--raw').stdout).toContain(token);
+  });
+
+  it('hides them in batch output too', () => {
+    const r = spawnSync(process.execPath, [bin, 'diagnose', '--batch', '-'], { input: JSON.stringify({ id: 'a', text: paste }) + '\n', encoding: 'utf8', timeout: 60_000 });
+    expect(JSON.parse(r.stdout).category).toBe('oom_gpu_vae');
+    expect(r.stdout).not.toContain(token);
+    expect(r.stdout).not.toContain('jean.dupont@example.org');
+  });
+});
