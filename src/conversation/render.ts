@@ -117,8 +117,11 @@ function renderStep(ctx: RenderContext, stepId: string, index: number, total: nu
   const blocks: Block[] = [{ kind: 'title', text: `${t(C.stepOf, lang).replace('{n}', String(index + 1)).replace('{total}', String(total))}: ${step ? t(step.title, lang) : stepId}` }];
   if (planned) {
     blocks.push({ kind: 'text', text: t(planned.text, lang) });
-    const commands = [planned.portable && `# ${t(M.portable, lang)}\n${planned.portable}`, planned.manual && `# ${t(M.manual, lang)}\n${planned.manual}`].filter(Boolean);
-    if (commands.length) blocks.push({ kind: 'code', text: commands.join('\n') });
+    for (const n of planned.notes) blocks.push({ kind: 'note', text: t(n, lang) });
+    for (const s of planned.snippets) {
+      blocks.push({ kind: 'text', text: `${t(s.label, lang)}${s.how ? `: ${t(s.how, lang)}` : ''}` });
+      if (s.code) blocks.push({ kind: 'code', text: s.code });
+    }
   }
   if (step) {
     blocks.push({ kind: 'text', text: `${t(M.why, lang)}: ${t(step.why, lang)}` });

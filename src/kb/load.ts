@@ -6,7 +6,7 @@ import { basename, join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, FACT_NAMES, Flag, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, Launch, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
 
 export const DEFAULT_KB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'kb');
@@ -17,6 +17,7 @@ export interface Kb {
   signatures: Signature[];
   stages: StageHints;
   flags: Map<string, Flag>;
+  launch: Launch;
   /** A short hash of every kb file, stored with each case so stats can tell kb versions apart. */
   version: string;
 }
@@ -110,9 +111,16 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const entries = readDir('entries', Entry);
   const signatures = readList('signatures.yaml', Signature);
   const flags = readList('flags.yaml', Flag);
+  const readOne = <S extends z.ZodType>(name: string, schema: S): z.infer<S> | undefined => {
+    const file = join(dir, name);
+    if (existsSync(file)) return check(schema, file, readYaml(file));
+    problems.push({ file: rel(file), field: '(file)', reason: 'missing' });
+    return undefined;
+  };
   const stagesFile = join(dir, 'stages.yaml');
-  const stages = existsSync(stagesFile) ? check(StageHints, stagesFile, readYaml(stagesFile)) : undefined;
-  if (!existsSync(stagesFile)) problems.push({ file: rel(stagesFile), field: '(file)', reason: 'missing' });
+  const stages = readOne('stages.yaml', StageHints);
+  const launchFile = join(dir, 'launch.yaml');
+  const launch = readOne('launch.yaml', Launch);
 
   // Cross-references the schema alone cannot see.
   const stepIds = new Set(steps.map((s) => s.value.id));
@@ -132,6 +140,44 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
       }),
     );
   }
+  // Launch lines are rendered from flags.yaml's facts (arity, groups, builds), so every flag a step
+  // puts on or takes off a line must be catalogued there, written as a command line would have it.
+  const catalogue = new Map(flags.map((f) => [f.value.flag, f.value]));
+  const usable = (flag: string) => catalogue.has(flag) && !['never', 'removed'].includes(catalogue.get(flag)!.status);
+  for (const { file, value } of steps) {
+    value.do.forEach((v, i) => {
+      const field = `do.${i}`;
+      for (const [cmd, text] of [['portable', v.portable], ['manual', v.manual]] as const) {
+        if (text && /\bmain\.py\b/.test(text)) problems.push({ file: rel(file), field: `${field}.${cmd}`, reason: 'a launch line belongs in `launch` (rendered from the user\'s own line), not in a command' });
+      }
+      if (!v.launch) return;
+      v.launch.remove.forEach((flag, j) => {
+        if (flag.startsWith('--') && !catalogue.has(flag)) problems.push({ file: rel(file), field: `${field}.launch.remove.${j}`, reason: `${flag} is not in flags.yaml` });
+      });
+      const add = v.launch.add;
+      if (add.length && !add[0]!.startsWith('--')) problems.push({ file: rel(file), field: `${field}.launch.add.0`, reason: 'must start with a flag' });
+      add.forEach((token, j) => {
+        if (!token.startsWith('--')) return;
+        if (!usable(token)) {
+          problems.push({ file: rel(file), field: `${field}.launch.add.${j}`, reason: `${token} is not a flag ComfyUI has (see flags.yaml)` });
+          return;
+        }
+        let values = 0;
+        while (j + 1 + values < add.length && !add[j + 1 + values]!.startsWith('--')) values++;
+        const arg = catalogue.get(token)!.arg;
+        const fits = arg === 'none' ? values === 0 : arg === 'one' ? values === 1 : arg === 'optional' ? values <= 1 : true;
+        if (!fits) problems.push({ file: rel(file), field: `${field}.launch.add.${j}`, reason: `${token} takes ${arg === 'none' ? 'no value' : arg === 'one' ? 'one value' : 'at most one value'}, not ${values}` });
+      });
+    });
+  }
+  if (launch) {
+    for (const [name, script] of [['portable.nvidia', launch.portable.nvidia], ['portable.amd', launch.portable.amd], ['zluda', launch.zluda], ['manual', launch.manual]] as const) {
+      script.args?.forEach((flag, j) => {
+        if (!usable(flag)) problems.push({ file: rel(launchFile), field: `${name}.args.${j}`, reason: `${flag} is not a flag ComfyUI has (see flags.yaml)` });
+      });
+    }
+  }
+
   const seen = new Map<string, string>();
   for (const { file, value } of signatures) {
     if (seen.has(value.id)) problems.push({ file: rel(file), field: value.id, reason: 'duplicate signature id' });
@@ -153,7 +199,8 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     steps: new Map(steps.map((s) => [s.value.id, s.value])),
     signatures: signatures.map((s) => s.value),
     stages: stages!,
-    flags: new Map(flags.map((f) => [f.value.flag, f.value])),
+    flags: catalogue,
+    launch: launch!,
     version: hash.digest('hex').slice(0, 12),
   };
 }

@@ -36,6 +36,8 @@ export const FACT_NAMES = [
   'requestFitsFree', // true when the failed request was smaller than the memory reported free
   'comfyuiVersion',
   'torchVersion',
+  'launchArgs', // the arguments after main.py on the launch line the paste shows (array)
+  'rejectedFlags', // flags argparse refused: "unrecognized arguments", "not allowed with argument" (array)
   'videoWorkflow', // true when the paste shows a video model or frames
   'recoveredVaeTiling', // ComfyUI's own "retrying with tiled VAE decoding" warning was printed
   // From an attached workflow JSON (UI or API format):
@@ -93,13 +95,30 @@ export const Source = z.strictObject({
   url: z.string().url(),
 });
 
+const FLAG = /^--[a-z0-9_-]+$/;
+
+/**
+ * A change to the command ComfyUI starts with. The planner renders it as the user's own launch
+ * line (their .bat, `python main.py`, or a Desktop setting), so kb texts never spell one out.
+ */
+export const LaunchChange = z.strictObject({
+  /** Tokens to put at the end of the line: flags, each followed by its value if it takes one. */
+  add: z.array(z.string().min(1)).default([]),
+  /** Flags to take off the line, with their values; `{rejectedFlags}` stands for the flags argparse refused. */
+  remove: z.array(z.union([z.string().regex(FLAG), z.literal('{rejectedFlags}')])).default([]),
+  /** An environment variable to set before ComfyUI starts. */
+  env: z.strictObject({ name: z.string().regex(/^[A-Z][A-Z0-9_]*$/), value: z.string().min(1) }).optional(),
+});
+export type LaunchChange = z.infer<typeof LaunchChange>;
+
 /** One way to carry out a step; the first variant whose `when` holds is shown. */
 export const Variant = z.strictObject({
   when: Condition.optional(),
   text: Text,
-  /** Windows portable build: what to type or edit (run_nvidia_gpu.bat etc.). */
+  launch: LaunchChange.optional(),
+  /** A command that is not the launch line (pip, curl, an update script), for the Windows portable build. */
   portable: z.string().optional(),
-  /** Manual / venv install (any OS): the command line. */
+  /** The same command for a manual, Desktop or Docker install (any OS). */
   manual: z.string().optional(),
 });
 
@@ -116,7 +135,13 @@ export const Step = z.strictObject({
   skipIf: Condition.optional(),
   /** Offer the step only when this may be true (an unknown fact does not rule it out). */
   onlyIf: Condition.optional(),
+  /** A new log for which this holds shows the step did not take effect (recorded as "couldn't apply it"). */
+  noEffectIf: Condition.optional(),
+  /** For each flag in this fact, say what kb/flags.yaml knows of it (which builds have it, or that none do). */
+  explainFlags: z.literal('rejectedFlags').optional(),
   sources: z.array(Source).min(1),
+  /** For maintainers: why the step says what it says, answers to expert objections. Never shown to users. */
+  notes: z.string().optional(),
 });
 export type Step = z.infer<typeof Step>;
 
@@ -142,6 +167,8 @@ export const Entry = z.strictObject({
   priority: z.number().int().default(0),
   steps: z.array(z.string()).default([]),
   sources: z.array(Source).min(1),
+  /** For maintainers, never shown to users. */
+  notes: z.string().optional(),
 });
 export type Entry = z.infer<typeof Entry>;
 
@@ -179,13 +206,73 @@ export const StageHints = z.strictObject({
 });
 export type StageHints = z.infer<typeof StageHints>;
 
-/** ComfyUI's launch flags as the facts sheet lists them, with the builds that have them. */
-export const Flag = z.strictObject({
-  flag: z.string().regex(/^--[a-z0-9_-]+$/),
-  /** in: present in the Oct-2025 snapshot (0.3.64) and in ≈0.35; newer: only newer builds; removed: gone in newer builds; never: not a ComfyUI flag */
-  status: z.enum(['in', 'newer', 'removed', 'never']),
-  /** For `newer`: the first version known to have it, or the newest known to lack it. */
-  knownAbsentIn: z.string().optional(),
-  help: z.string().optional(),
+/** The first ComfyUI build with a flag: its version where known, always its month, and where that was read. */
+export const Since = z.strictObject({
+  version: z.string().regex(/^\d+\.\d+\.\d+$/).optional(),
+  month: z.string().regex(/^20\d\d-(0[1-9]|1[0-2])$/),
+  source: Source,
 });
+export type Since = z.infer<typeof Since>;
+
+/** Where ComfyUI Desktop sets a flag (Settings → Server-Config), when it has a setting for it. */
+const DesktopSetting = z.strictObject({
+  /** The setting's path as the app shows it. */
+  path: Text,
+  /** The value to choose; a flag's own argument (e.g. the GB of --reserve-vram) when absent. */
+  value: z.string().optional(),
+  /** The value that takes the flag off again. */
+  reset: z.string().optional(),
+});
+
+/** ComfyUI's launch flags as the facts sheet lists them, with the builds that have them. */
+export const Flag = z
+  .strictObject({
+    flag: z.string().regex(FLAG),
+    /** in: present in the Oct-2025 snapshot (0.3.64) and in ≈0.35; newer: only newer builds; removed: gone in newer builds; never: not a ComfyUI flag */
+    status: z.enum(['in', 'newer', 'removed', 'never']),
+    /** The first build that has it: required for `newer`, and for an `in` flag younger than some builds still in use. */
+    since: Since.optional(),
+    /** For `removed`: the first build known to lack it. */
+    until: Since.optional(),
+    /** Where a flag outside the facts sheet's flag tables was read (a launch script, the docs). */
+    source: Source.optional(),
+    /** How many values follow it on a command line. */
+    arg: z.enum(['none', 'one', 'optional', 'many']).default('none'),
+    /** argparse's mutually exclusive group: adding one flag of a group replaces the others. */
+    group: z.string().regex(/^[a-z-]+$/).optional(),
+    desktop: DesktopSetting.optional(),
+    help: z.string().optional(),
+    notes: z.string().optional(),
+  })
+  .refine((f) => f.status !== 'newer' || f.since, { message: 'a newer-only flag needs `since`: its first version or month, and the source', path: ['since'] });
 export type Flag = z.infer<typeof Flag>;
+
+/** The line ComfyUI is started with in one kind of install, as its own file ships it. */
+const Script = z.strictObject({
+  /** The file users edit, when there is one. */
+  file: z.string().min(1).optional(),
+  /** The launch line, with {args} where the flags go. */
+  line: z.string().includes('{args}'),
+  /** The flags the file ships with; absent where installs differ. */
+  args: z.array(z.string().regex(FLAG)).optional(),
+  source: Source,
+});
+export type Script = z.infer<typeof Script>;
+
+export const Launch = z.strictObject({
+  portable: z.strictObject({ nvidia: Script, amd: Script }),
+  zluda: Script,
+  manual: Script,
+  desktop: z.strictObject({
+    /** Where the legacy app's Server-Config settings are. */
+    settings: Text,
+    /** The legacy app's settings file and key that hold any other launch flag. */
+    file: z.string().min(1),
+    key: z.string().min(1),
+    /** Where the newer Comfy Desktop takes any flag, and any environment variable, per installation. */
+    startupArgs: Text,
+    environment: Text,
+    sources: z.array(Source).min(1),
+  }),
+});
+export type Launch = z.infer<typeof Launch>;

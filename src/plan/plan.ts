@@ -1,18 +1,25 @@
 // Tailors an entry's ordered steps to one user's facts: drops what cannot help them (a flag they
-// already use, --lowvram under dynamic VRAM, a newer-only flag on an old build) and picks the
-// variant of each step that fits their OS, vendor and card.
+// already use, --lowvram under dynamic VRAM, a flag their build does not have), picks the variant
+// of each step that fits their OS, vendor and card, and renders its launch change as their own
+// launch line.
 import type { Kb } from '../kb/load.ts';
-import type { Entry, Step, Text } from '../kb/schema.ts';
-import { evaluate } from '../classify/conditions.ts';
+import type { Entry, Flag, LaunchChange, Since, Step, Text } from '../kb/schema.ts';
+import { compareVersions, evaluate } from '../classify/conditions.ts';
 import type { Facts } from '../classify/facts/types.ts';
+import { renderCommand, renderLaunch, type Snippet } from './launch.ts';
+import { format, monthText, P } from './strings.ts';
+
+export type { Snippet } from './launch.ts';
 
 export interface PlannedStep {
   id: string;
   title: Text;
   why: Text;
   text: Text;
-  portable?: string;
-  manual?: string;
+  /** How to apply it: the user's launch line changed, a Desktop setting, a command. */
+  snippets: Snippet[];
+  /** Which builds have the flags it names, when the log shows no version; what a refused flag needs. */
+  notes: Text[];
   verify: Text;
   effort: Step['effort'];
   sources: Step['sources'];
@@ -21,13 +28,16 @@ export interface PlannedStep {
 export interface SkippedStep {
   id: string;
   title: Text;
-  reason: 'already-applied' | 'does-not-apply';
+  reason: 'already-applied' | 'does-not-apply' | 'needs-newer-build';
 }
 
 export interface Plan {
   steps: PlannedStep[];
   skipped: SkippedStep[];
 }
+
+type Variant = Step['do'][number];
+type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch'>;
 
 const PLACEHOLDER = /\{(\w{1,40})\}/g;
 const factValue = (facts: Facts, name: string): string | undefined => {
@@ -38,7 +48,61 @@ const fillable = (text: Text, facts: Facts) => [...`${text.en} ${text.zh}`.match
 /** Step texts may quote the user's own numbers: "{workflowWidth}×{workflowHeight}". */
 const fill = (text: string, facts: Facts) => text.replace(PLACEHOLDER, (m, name: string) => factValue(facts, name) ?? m);
 
-export function planSteps(entry: Entry, facts: Facts, kb: Pick<Kb, 'steps'>): Plan {
+/** A flag as written in text or on a command line. */
+export const FLAG_MENTION = /(?<![\w-])--[a-z0-9][a-z0-9_-]*[a-z0-9]/g;
+
+const textsOf = (t: Text) => [t.en, t.zh];
+/** Everything a user reads of a step besides its variants. */
+export const stepTexts = (s: Step) => [...textsOf(s.title), ...textsOf(s.why), ...textsOf(s.verify)];
+/** Everything a user reads or copies of one variant. */
+export const variantTexts = (v: Variant) => [...textsOf(v.text), ...(v.launch?.add ?? []), v.portable ?? '', v.manual ?? ''];
+
+/** The catalogued flags with a first build that these texts name. */
+export function datedFlags(texts: string[], flags: ReadonlyMap<string, Flag>): (Flag & { since: Since })[] {
+  const named = new Set(texts.flatMap((t) => t.match(FLAG_MENTION) ?? []));
+  return [...named].map((f) => flags.get(f)).filter((f): f is Flag & { since: Since } => !!f?.since);
+}
+
+/**
+ * Whether the user's build has a flag: true or false when the log shows its version and the flag's
+ * first version is known, undefined when either is missing.
+ */
+export function buildHas(flag: { since: Since }, facts: Facts): boolean | undefined {
+  if (!facts.comfyuiVersion || !flag.since.version) return undefined;
+  return compareVersions(facts.comfyuiVersion, flag.since.version) >= 0;
+}
+
+/** "`--vram-headroom` needs ComfyUI 0.25.0 (June 2026) or later. If ComfyUI says `unrecognized arguments`…" */
+function needsNote(flag: Flag & { since: Since }): Text {
+  const month = monthText(flag.since.month);
+  const first = flag.since.version
+    ? format(P.needs.version, { flag: `\`${flag.flag}\``, version: flag.since.version, month })
+    : format(P.needs.month, { flag: `\`${flag.flag}\``, month });
+  return { en: `${first.en} ${P.needs.older.en}`, zh: `${first.zh}${P.needs.older.zh}` };
+}
+
+/** What the catalogue knows of a flag argparse refused: which builds have it, or that none do. */
+function refusedNote(name: string, facts: Facts, flags: ReadonlyMap<string, Flag>): Text {
+  const flag = flags.get(name);
+  const values = { flag: `\`${name}\`` };
+  if (!flag) return format(P.refused.unknown, values);
+  if (flag.status === 'never') return format(P.refused.never, values);
+  if (flag.status === 'removed') return format(P.refused.removed, { ...values, month: flag.until ? monthText(flag.until.month) : '' });
+  if (!flag.since) return format(P.refused.present, values);
+  const yours = facts.comfyuiVersion ? format(P.refused.yours, { version: facts.comfyuiVersion }) : { en: '', zh: '' };
+  const month = monthText(flag.since.month);
+  return flag.since.version
+    ? format(P.refused.newerVersion, { ...values, version: flag.since.version, month, yours })
+    : format(P.refused.newerMonth, { ...values, month, yours });
+}
+
+/** A change that takes off "the flags argparse refused" names them. */
+const withFacts = (change: LaunchChange, facts: Facts): LaunchChange => ({
+  ...change,
+  remove: change.remove.flatMap((f) => (f === '{rejectedFlags}' ? (facts.rejectedFlags ?? []) : [f])),
+});
+
+export function planSteps(entry: Entry, facts: Facts, kb: PlanKb): Plan {
   const plan: Plan = { steps: [], skipped: [] };
   for (const id of entry.steps) {
     const step = kb.steps.get(id);
@@ -51,18 +115,26 @@ export function planSteps(entry: Entry, facts: Facts, kb: Pick<Kb, 'steps'>): Pl
       plan.skipped.push({ id, title: step.title, reason: 'does-not-apply' });
       continue;
     }
-    // The first variant that holds and whose {fact} placeholders can all be filled.
-    const variant =
-      step.do.find((v) => v.when && evaluate(v.when, facts).truth === true && fillable(v.text, facts)) ??
-      step.do.filter((v) => fillable(v.text, facts)).at(-1) ??
-      step.do.at(-1)!;
+    // The first variant that holds, else the default (the last one without a condition).
+    const fitting = step.do.filter((v) => fillable(v.text, facts));
+    const variant = fitting.find((v) => v.when && evaluate(v.when, facts).truth === true) ?? fitting.filter((v) => !v.when).at(-1);
+    // A flag the user's build lacks rules the step out; one their build may lack is said plainly.
+    const flags = variant ? datedFlags([...stepTexts(step), ...variantTexts(variant)], kb.flags) : [];
+    if (!variant || flags.some((f) => buildHas(f, facts) === false)) {
+      plan.skipped.push({ id, title: step.title, reason: variant ? 'needs-newer-build' : 'does-not-apply' });
+      continue;
+    }
+    const notes = [
+      ...flags.filter((f) => buildHas(f, facts) === undefined).map(needsNote),
+      ...(step.explainFlags ? (facts[step.explainFlags] ?? []).map((f) => refusedNote(f, facts, kb.flags)) : []),
+    ];
     plan.steps.push({
       id,
       title: step.title,
       why: step.why,
       text: { en: fill(variant.text.en, facts), zh: fill(variant.text.zh, facts) },
-      ...(variant.portable ? { portable: variant.portable } : {}),
-      ...(variant.manual ? { manual: variant.manual } : {}),
+      snippets: [...(variant.launch ? renderLaunch(withFacts(variant.launch, facts), facts, kb) : []), ...renderCommand(variant, facts)],
+      notes,
       verify: step.verify,
       effort: step.effort,
       sources: step.sources,

@@ -2,7 +2,15 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
-import type { Plan } from '../plan/plan.ts';
+import type { Plan, SkippedStep } from '../plan/plan.ts';
+import { P } from '../plan/strings.ts';
+import type { Text } from '../kb/schema.ts';
+
+export const SKIP_REASON: Record<SkippedStep['reason'], Text> = {
+  'already-applied': M.alreadyApplied,
+  'does-not-apply': M.doesNotApply,
+  'needs-newer-build': P.skippedNeedsNewer,
+};
 
 const gb = (n: number) => (n >= 1 ? `${Math.round(n * 100) / 100} GB` : `${Math.round(n * 1024)} MB`);
 
@@ -57,15 +65,18 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
     plan.steps.forEach((s, i) => {
       out.push('', `${i + 1}. ${t(s.title, lang)}  (${t(M.effort, lang)}: ${t(M.effortLevel[s.effort], lang)})`);
       out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
-      if (s.portable) out.push(`   ${t(M.portable, lang)}: ${s.portable}`);
-      if (s.manual) out.push(`   ${t(M.manual, lang)}: ${s.manual}`);
+      for (const n of s.notes) out.push(`   ! ${t(n, lang)}`);
+      for (const snippet of s.snippets) {
+        out.push(`   ${t(snippet.label, lang)}:${snippet.how ? ` ${t(snippet.how, lang)}` : ''}`);
+        if (snippet.code) out.push(...snippet.code.split('\n').map((l) => `     ${l}`));
+      }
       out.push(`   ${t(M.why, lang)}: ${t(s.why, lang)}`);
       out.push(`   ${t(M.verify, lang)}: ${t(s.verify, lang)}`);
     });
   }
   if (plan.skipped.length) {
     out.push('', `${t(M.skipped, lang)}:`);
-    for (const s of plan.skipped) out.push(`  - ${t(s.title, lang)} (${t(s.reason === 'already-applied' ? M.alreadyApplied : M.doesNotApply, lang)})`);
+    for (const s of plan.skipped) out.push(`  - ${t(s.title, lang)} (${t(SKIP_REASON[s.reason], lang)})`);
   }
   if (d.runnersUp.length) out.push('', `${t(M.alsoPossible, lang)}: ${d.runnersUp.map((r) => r.category).join(', ')}`);
   out.push('', `${t(M.sources, lang)}:`);

@@ -1,8 +1,10 @@
 // The plan adapts to what the log says about the user's machine.
 import { describe, expect, it } from 'vitest';
 import { planSteps } from '../../src/plan/plan.ts';
+import { editArgs } from '../../src/plan/launch.ts';
+import { couldNotApply } from '../../src/plan/applied.ts';
 import type { Facts } from '../../src/classify/facts/types.ts';
-import { kb } from '../helpers/kb.ts';
+import { classify, kb } from '../helpers/kb.ts';
 
 const entry = (id: string) => kb.entries.find((e) => e.id === id)!;
 const facts = (f: Partial<Facts>): Facts => ({ signatures: [], flags: [], evidence: {}, oom: 'cuda', stage: 'sampling', ...f });
@@ -58,5 +60,129 @@ describe('tailored plans', () => {
     expect(order.indexOf('reduce-workload')).toBeLessThan(order.indexOf('reserve-vram'));
     expect(order.indexOf('reserve-vram')).toBeLessThan(order.indexOf('attention-and-smart-memory'));
     expect(order.indexOf('attention-and-smart-memory')).toBeLessThan(order.indexOf('tiled-vae-decode'));
+  });
+});
+
+describe('launch lines as the user copies them', () => {
+  const snippets = (f: Partial<Facts>, stepId = 'reserve-vram', entryId = 'gpu-oom-sampling') => step(f, stepId, entryId)!.snippets;
+
+  it('shows only the form of the install the log shows', () => {
+    expect(snippets({ os: 'linux', gpuVendor: 'amd', backend: 'rocm' }, 'reserve-vram', 'amd-hip-oom').map((s) => s.label.en)).toEqual(['Manual install (terminal)']);
+    expect(snippets({ os: 'windows', install: 'portable', gpuVendor: 'amd', backend: 'rocm' }, 'reserve-vram', 'amd-hip-oom').map((s) => s.label.en)).toEqual(['Windows portable for AMD (run_amd_gpu.bat)']);
+    expect(snippets({ os: 'windows', install: 'desktop' }).map((s) => s.label.en)).toEqual(['ComfyUI Desktop', 'Comfy Desktop (the newer app that manages installations)']);
+    expect(snippets({ os: 'windows', backend: 'zluda', gpuVendor: 'amd' }, 'reserve-vram', 'amd-hip-oom').map((s) => s.label.en)).toEqual(['ComfyUI-Zluda (comfyui-user.bat)']);
+  });
+
+  it('shows each form the log leaves possible, and no more', () => {
+    expect(snippets({ os: 'windows', gpuVendor: 'nvidia' }).map((s) => s.label.en)).toEqual(['Windows portable (run_nvidia_gpu.bat)', 'Manual install (Windows console)']);
+    expect(snippets({ os: 'macos', gpuVendor: 'nvidia' }, 'reserve-vram').map((s) => s.label.en)).toEqual(['ComfyUI Desktop', 'Comfy Desktop (the newer app that manages installations)', 'Manual install (terminal)']);
+    expect(snippets({}).map((s) => s.label.en)).toEqual(['Windows portable (run_nvidia_gpu.bat; AMD: run_amd_gpu.bat, same line)', 'Manual install']);
+  });
+
+  it('starts a portable line from the .bat as it ships, --windows-standalone-build kept', () => {
+    const [portable] = snippets({ os: 'windows', install: 'portable', gpuVendor: 'nvidia' });
+    expect(portable!.code).toBe('.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --reserve-vram 2');
+    expect(portable!.how!.en).toMatch(/run_nvidia_gpu\.bat.*keeping anything else already on it/);
+  });
+
+  it('starts from the user’s own flags when the log shows them, replacing the flag of the same group', () => {
+    const own = { os: 'windows' as const, install: 'portable' as const, gpuVendor: 'nvidia' as const, launchArgs: ['--windows-standalone-build', '--enable-manager', '--fp32-vae'], flags: ['--enable-manager', '--fp32-vae', '--windows-standalone-build'] };
+    const [portable] = step(own, 'vae-precision-or-cpu', 'gpu-oom-vae')!.snippets;
+    expect(portable!.code).toBe('.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --enable-manager --bf16-vae');
+    expect(portable!.how!.en).toBe('Your launch line from the log, changed (add `--bf16-vae` at the end; take `--force-fp32` off):');
+    const lowvram = step({ os: 'linux', launchArgs: ['--listen', '--lowvram', '--output-directory', '/data/out'], flags: ['--listen', '--lowvram', '--output-directory'] }, 'novram', 'gpu-oom-model-load')!;
+    expect(lowvram.snippets[0]!.code).toBe('python main.py --listen --output-directory /data/out --novram');
+  });
+
+  it('gives a Desktop user the Server-Config setting, or the settings file for a flag it has no setting for', () => {
+    const [desktop] = snippets({ os: 'windows', install: 'desktop' });
+    expect(desktop!.how!.en).toBe('Settings (gear icon, or Ctrl+,) → Server-Config → Memory → Reserved VRAM (GB): set it to 2, then restart ComfyUI.');
+    expect(desktop!.how!.zh).toContain('Memory → Reserved VRAM (GB)（预留显存）：设为 2');
+    const cuda = step({ os: 'windows', install: 'desktop', gpuVendor: 'nvidia' }, 'disable-cuda-malloc', 'cuda-malloc-unsupported')!;
+    expect(cuda.snippets[0]!.how!.en).toContain('CUDA → Use CUDA malloc for memory allocation: set it to Disable');
+    const pinned = step({ os: 'windows', install: 'desktop', comfyuiVersion: '0.18.0' }, 'disable-pinned-memory', 'ram-oom')!;
+    expect(pinned.snippets[0]!.code).toBe('"Comfy.Server.LaunchArgs": {"disable-pinned-memory":""}');
+  });
+
+  it('sets a variable the way the shell of the install does', () => {
+    const linux = step({ os: 'linux', reservedUnallocatedGb: 3 }, 'expandable-segments')!;
+    expect(linux.snippets.map((s) => s.code)).toEqual(['PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True python main.py']);
+    const fault = planSteps(entry('gpu-kernel-fault'), facts({ os: 'windows', install: 'portable', gpuVendor: 'nvidia', oom: undefined }), kb).steps.find((s) => s.id === 'report-gpu-fault')!;
+    expect(fault.snippets[0]!.code).toBe('set CUDA_LAUNCH_BLOCKING=1\n.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build');
+  });
+});
+
+describe('versions', () => {
+  it('leaves out a step whose flag the user’s build lacks, and says why', () => {
+    const plan = planSteps(entry('gpu-oom-sampling'), facts({ dynamicVram: true, comfyuiVersion: '0.18.0' }), kb);
+    expect(plan.skipped).toContainEqual(expect.objectContaining({ id: 'dynamic-vram-headroom', reason: 'needs-newer-build' }));
+    expect(plan.steps.map((s) => s.id)).toContain('disable-dynamic-vram-diagnostic');
+  });
+
+  it('offers it from its first version on, without a note', () => {
+    const headroom = step({ dynamicVram: true, comfyuiVersion: '0.25.0' }, 'dynamic-vram-headroom')!;
+    expect(headroom.notes).toEqual([]);
+  });
+
+  it('says which builds have it, and what older ones print, when the log shows no version', () => {
+    const headroom = step({ dynamicVram: true }, 'dynamic-vram-headroom')!;
+    expect(headroom.notes).toEqual([
+      {
+        en: '`--vram-headroom` needs ComfyUI 0.25.0 (June 2026) or later. If ComfyUI says `unrecognized arguments`, update ComfyUI or skip this.',
+        zh: '`--vram-headroom` 需要 ComfyUI 0.25.0（2026 年 6 月）或更新的版本。如果 ComfyUI 提示 `unrecognized arguments`，请先更新 ComfyUI，或跳过这一步。',
+      },
+    ]);
+  });
+});
+
+describe('advice that did not apply, pasted as a new log', () => {
+  const refused = (line: string) => classify(`C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build\nusage: main.py [-h] [--listen [IP]]\n${line}\n\nC:\\ComfyUI_windows_portable>pause\nPress any key to continue . . .`);
+
+  it('reads an argparse refusal as a refused flag, not a silent crash, and says which builds have it', () => {
+    const d = refused('main.py: error: unrecognized arguments: --vram-headroom 2');
+    expect(d.entry.id).toBe('launch-flag-rejected');
+    const [fix] = planSteps(d.entry, d.facts, kb).steps;
+    expect(fix!.notes.map((n) => n.en)).toEqual(['`--vram-headroom` first came with ComfyUI 0.25.0 (June 2026): update ComfyUI, or take the flag off your launch line.']);
+    expect(fix!.snippets[0]!.code).toBe('.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build');
+  });
+
+  it('explains removed flags, flags of other apps and unknown ones', () => {
+    const notes = (line: string) => {
+      const d = refused(line);
+      return planSteps(d.entry, d.facts, kb).steps[0]!.notes.map((n) => n.en);
+    };
+    expect(notes('main.py: error: unrecognized arguments: --normalvram')[0]).toMatch(/was removed from ComfyUI \(builds from May 2026 on lack it\)/);
+    expect(notes('main.py: error: unrecognized arguments: --medvram')[0]).toMatch(/not a ComfyUI flag \(it belongs to AUTOMATIC1111/);
+    expect(notes('main.py: error: unrecognized arguments: --listen 0.0.0.0')[0]).toMatch(/every current build has.*custom node or extension/);
+    expect(notes('main.py: error: unrecognized arguments: --vram-headrom')[0]).toMatch(/not a ComfyUI flag that this bot knows of/);
+  });
+
+  it('reads PyTorch’s expandable_segments warning on its own as advice PyTorch ignored, and an OOM beside it as the OOM', () => {
+    const warning = 'C:\\ComfyUI\\venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py:1326: UserWarning: expandable_segments not supported on this platform (Triggered internally at C:\\actions-runner\\_work\\pytorch\\pytorch\\c10/cuda/CUDAAllocatorConfig.h:28.)';
+    expect(classify(warning).entry.id).toBe('expandable-segments-ignored');
+    expect(classify(`${warning}\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB`).category).not.toBe('not_oom');
+  });
+
+  it('knows when the step on screen did not take effect', () => {
+    const f = (p: Partial<Facts>) => facts({ oom: undefined, stage: undefined, ...p });
+    expect(couldNotApply('dynamic-vram-headroom', f({ rejectedFlags: ['--vram-headroom'] }), kb)).toBe(true);
+    expect(couldNotApply('expandable-segments', f({ signatures: ['expandable_segments_unsupported'] }), kb)).toBe(true);
+    expect(couldNotApply('lowvram', f({ dynamicVram: true, flags: ['--lowvram'] }), kb)).toBe(true);
+    // The log's launch line lacks the flag the step adds: the change never reached ComfyUI.
+    expect(couldNotApply('reserve-vram', f({ launchArgs: ['--windows-standalone-build'], flags: ['--windows-standalone-build'] }), kb)).toBe(true);
+    expect(couldNotApply('reserve-vram', f({ launchArgs: ['--reserve-vram', '2'], flags: ['--reserve-vram'] }), kb)).toBe(false);
+    expect(couldNotApply('reserve-vram', f({}), kb)).toBe(false);
+    expect(couldNotApply('reduce-workload', f({ rejectedFlags: ['--x'] }), kb)).toBe(false);
+  });
+});
+
+describe('editing a launch line', () => {
+  it('takes a flag off with as many values as it takes, and keeps what it does not know', () => {
+    const change = { add: ['--use-split-cross-attention'], remove: ['--fast', '--reserve-vram'] };
+    expect(editArgs(['--fast', 'fp16_accumulation', 'autotune', '--reserve-vram', '2', '--use-quad-cross-attention', '--my-node-flag', 'x'], change, kb.flags)).toEqual([
+      '--my-node-flag',
+      'x',
+      '--use-split-cross-attention',
+    ]);
   });
 });

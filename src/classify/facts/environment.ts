@@ -18,6 +18,8 @@ type EnvFacts = Pick<
   | 'comfyuiVersion'
   | 'torchVersion'
   | 'videoWorkflow'
+  | 'launchArgs'
+  | 'rejectedFlags'
 > & { evidence: Partial<Record<string, Evidence>> };
 
 interface Reading<T> {
@@ -67,12 +69,62 @@ function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor'];
   return { name, vendor, line: named.line };
 }
 
+/**
+ * argparse's own output: the usage block (every flag the build has, so none of them is in use) and
+ * its error line (flags it refused). Neither says what ComfyUI was started with.
+ */
+function argparseLines(lines: string[]): Set<number> {
+  const out = new Set<number>();
+  let inUsage = false;
+  lines.forEach((l, i) => {
+    if (/^\s{0,4}usage: \S{0,80}main\.py\b/i.test(l)) inUsage = true;
+    else if (inUsage && !/^\s/.test(l)) inUsage = false;
+    if (inUsage || ARGPARSE_ERROR.test(l)) out.add(i);
+  });
+  return out;
+}
+const ARGPARSE_ERROR = /\berror: (?:unrecognized arguments|argument --)/i;
+
+/** Flags argparse refused: "unrecognized arguments: --x 2 --y", "argument --x: not allowed with argument --y". */
+function readRejected(lines: string[]): { flags: string[]; line: number } | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    const unrecognized = /\berror: unrecognized arguments:(.{1,400})/i.exec(l);
+    const argument = /\berror: argument (--[a-z0-9][a-z0-9_-]{0,40})/i.exec(l);
+    const flags = unrecognized ? [...unrecognized[1]!.matchAll(/(?:^|\s)(--[a-z0-9][a-z0-9_-]{0,40})/gi)].map((m) => m[1]!.toLowerCase()) : argument ? [argument[1]!.toLowerCase()] : [];
+    if (flags.length) return { flags: [...new Set(flags)], line: i };
+  }
+  return undefined;
+}
+
+/**
+ * The arguments ComfyUI was started with, as the last launch line the paste shows them: a console
+ * prompt running main.py, the error report's "Arguments:", a COMMANDLINE_ARGS setting.
+ */
+function readLaunchArgs(lines: string[], skip: ReadonlySet<number>): { args: string[]; line: number } | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (skip.has(i)) continue;
+    const l = lines[i]!;
+    const m = /(?:^|[\s>\\/'"])main\.py(?:[ \t]+(.{0,600}))?$/.exec(l) ?? /\bCOMMANDLINE_ARGS=([^"\n]{0,600})"?\s{0,2}$/.exec(l);
+    if (!m) continue;
+    // A traceback frame names main.py too, but never with flags after it on a command line.
+    if (/^\s{0,8}File "/.test(l)) continue;
+    const tokens = (m[1] ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 40);
+    const end = tokens.findIndex((t) => /^(?:\||&&|2?>|>>|;)/.test(t));
+    const args = end < 0 ? tokens : tokens.slice(0, end);
+    // A script's `main.py %COMMANDLINE_ARGS%` names where the flags are, not what they are.
+    if (args.some((t) => /^%\w+%$|^\$\{?\w+\}?$/.test(t))) continue;
+    return { args, line: i };
+  }
+  return undefined;
+}
+
 /** Launch flags: all of them on a launch command line or argv; elsewhere only ComfyUI's own. */
-function readFlags(lines: string[], known: ReadonlySet<string>): { flags: string[]; line?: number } {
+function readFlags(lines: string[], known: ReadonlySet<string>, skip: ReadonlySet<number>): { flags: string[]; line?: number } {
   const flags = new Set<string>();
   let line: number | undefined;
   lines.forEach((l, i) => {
-    if (!/--[a-z]/i.test(l)) return;
+    if (skip.has(i) || !/--[a-z]/i.test(l)) return;
     const commandLine = /main\.py|argv|launch(?:ing)? (?:with|args|arguments)|启动参数|COMMANDLINE_ARGS|\.bat\b/i.test(l);
     for (const m of l.matchAll(/(?:^|[\s'"[,=])(--[a-z0-9][a-z0-9_-]{1,40})\b/gi)) {
       const flag = m[1]!.toLowerCase();
@@ -197,17 +249,29 @@ export function readEnvironment(lines: string[], knownFlags: ReadonlySet<string>
   ]);
   if (os) out.os = os.value;
   note('os', os, 'paths and platform strings');
-  if (/python_embeded|ComfyUI_windows_portable|run_nvidia_gpu\.bat|run_cpu\.bat|run_amd/i.test(joined)) out.install = 'portable';
-  else if (/comfyui-electron|ComfyUI[/\\]resources[/\\]ComfyUI|ComfyUI Desktop|\.app\/Contents\/Resources\/ComfyUI|AppData\\Local\\Programs\\ComfyUI/i.test(joined)) out.install = 'desktop';
+  // The error report's "Embedded Python: true" and the .bat's --windows-standalone-build are the portable build's too.
+  if (/python_embeded|ComfyUI_windows_portable|run_nvidia_gpu\.bat|run_cpu\.bat|run_amd|Embedded Python:\**\s{0,2}true|--windows-standalone-build/i.test(joined)) out.install = 'portable';
+  else if (/comfyui-electron|Comfy-Desktop|ComfyUI[/\\]resources[/\\]ComfyUI|ComfyUI Desktop|\.app\/Contents\/Resources\/ComfyUI|AppData\\Local\\Programs\\ComfyUI/i.test(joined)) out.install = 'desktop';
   else if (/docker|\/comfyui-boot|container/i.test(joined)) out.install = 'docker';
   else if (/[/\\](?:venv|\.venv|site-packages)[/\\]/i.test(joined)) out.install = 'manual';
 
   const app = firstMatch(lines, APPS);
   out.app = app?.value ?? 'comfyui';
 
-  const flags = readFlags(lines, knownFlags);
+  const argparse = argparseLines(lines);
+  const flags = readFlags(lines, knownFlags, argparse);
   out.flags = flags.flags;
   if (flags.line !== undefined) note('flags', { line: flags.line, strength: 1 }, 'launch command');
+  const launch = readLaunchArgs(lines, argparse);
+  if (launch) {
+    out.launchArgs = launch.args;
+    note('launchArgs', { line: launch.line, strength: 1 }, 'launch command');
+  }
+  const rejected = readRejected(lines);
+  if (rejected) {
+    out.rejectedFlags = rejected.flags;
+    note('rejectedFlags', { line: rejected.line, strength: 1 }, 'argparse error');
+  }
 
   const attention = firstMatch(lines, ATTENTION, true);
   if (attention) out.attention = attention.value;

@@ -64,7 +64,7 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   set('exception', errors.exception);
   set('stage', stage.stage);
   set('node', stage.node);
-  for (const key of ['backend', 'gpuVendor', 'gpuName', 'os', 'app', 'install', 'attention', 'dynamicVram', 'vramGb', 'ramGb', 'comfyuiVersion', 'torchVersion', 'videoWorkflow'] as const) {
+  for (const key of ['backend', 'gpuVendor', 'gpuName', 'os', 'app', 'install', 'attention', 'dynamicVram', 'vramGb', 'ramGb', 'comfyuiVersion', 'torchVersion', 'videoWorkflow', 'launchArgs', 'rejectedFlags'] as const) {
     set(key, env[key] as never);
   }
   for (const key of ['requestedGb', 'totalGb', 'freeGb', 'allocatedGb', 'reservedUnallocatedGb'] as const) set(key, alloc[key]);

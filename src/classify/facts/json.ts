@@ -15,6 +15,7 @@ type JsonFacts = Partial<
     | 'torchVersion'
     | 'install'
     | 'flags'
+    | 'launchArgs'
     | 'workflowWidth'
     | 'workflowHeight'
     | 'workflowBatch'
@@ -67,7 +68,12 @@ function fromSystemStats(o: Record<string, unknown>, out: JsonFacts): boolean {
   const torch = str(system.pytorch_version);
   if (torch) out.torchVersion = torch;
   if (system.embedded_python === true) out.install = 'portable';
-  if (Array.isArray(system.argv)) out.flags = system.argv.filter((a): a is string => typeof a === 'string' && a.startsWith('--')).map((a) => a.toLowerCase());
+  if (Array.isArray(system.argv)) {
+    const argv = system.argv.filter((a): a is string => typeof a === 'string');
+    out.flags = argv.filter((a) => a.startsWith('--')).map((a) => a.toLowerCase());
+    // argv[0] is the script (`main.py`, `ComfyUI\main.py`); the rest is the launch line's arguments.
+    out.launchArgs = argv.slice(/main\.py$/i.test(argv[0] ?? '') ? 1 : 0);
+  }
   const main = devices.find(isObject);
   if (main) {
     const name = str(main.name) ?? '';

@@ -54,6 +54,10 @@ export interface Facts {
   requestFitsFree?: boolean;
   comfyuiVersion?: string;
   torchVersion?: string;
+  /** The arguments after main.py on the launch line the paste shows (empty: started with none). */
+  launchArgs?: string[];
+  /** Flags ComfyUI's argparse refused. */
+  rejectedFlags?: string[];
   videoWorkflow?: boolean;
   recoveredVaeTiling?: boolean;
   workflowWidth?: number;
