@@ -7,6 +7,7 @@ import { compileStages, type CompiledStages } from '../classify/facts/stage.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
+import { couldNotApply } from '../plan/applied.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
 import { redact, redactValues } from '../redact/redact.ts';
 import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
@@ -321,7 +322,17 @@ export class Engine {
     }
     // While the question is open the new log replaces the first; it may leave a question of its own.
     const question = asking && nextQuestion(c.diagnosis.facts, state.clarified, this.judge);
-    const command: Command = { kind: 'log', at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, plan: c.ref, oom: c.oom, ...(question ? { question } : {}) };
+    const notApplied = !asking && state.status === 'open' && couldNotApply(state.plan.steps[state.index]!, c.diagnosis.facts, this.kb);
+    const command: Command = {
+      kind: 'log',
+      at: this.now(),
+      actor: origin.user,
+      moderator: origin.moderator ?? false,
+      plan: c.ref,
+      oom: c.oom,
+      ...(question ? { question } : {}),
+      ...(notApplied ? { notApplied: true as const } : {}),
+    };
     return this.apply(state, command, c);
   }
 

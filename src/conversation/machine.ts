@@ -60,7 +60,8 @@ export type Command =
   | { kind: 'open'; at: number; caseId: string; owner: string; lang: Lang; plan: PlanRef; question?: Question }
   | ({ kind: 'action'; offer: number; action: Action } & Actor)
   | ({ kind: 'reason'; offer: number; reason: Reason } & Actor)
-  | ({ kind: 'log'; plan: PlanRef; oom: boolean; question?: Question } & Actor)
+  /** `notApplied`: the log shows the step on screen never took effect (ComfyUI refused its flag, PyTorch ignored it). */
+  | ({ kind: 'log'; plan: PlanRef; oom: boolean; question?: Question; notApplied?: true } & Actor)
   | ({ kind: 'clarify'; offer: number; question: Question; choice: Choice; typed?: true; node?: string; plan: PlanRef; next?: Question } & Actor)
   | { kind: 'tick'; at: number; idleMs: number };
 
@@ -92,6 +93,8 @@ export type Reply =
   | { type: 'rediagnosed'; entry: string }
   | { type: 'resolved'; step: string; resolution: 'confirmed' | 'assumed' }
   | { type: 'same_failure'; step: string }
+  /** The new log shows the step never took effect; `entry` is what the log itself is. */
+  | { type: 'not_applied'; step: string; entry: string }
   | { type: 'progress'; credited: string; from: PlanRef; to: PlanRef }
   | { type: 'new_error'; entry: string }
   | { type: 'escalation'; tried: Tried[]; plans: PlanRef[] }
@@ -280,6 +283,13 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
   const same = c.oom && c.plan.category === s.plan.category;
   const pasted: Record = { type: 'log_pasted', at: c.at, entry: c.plan.entry, category: c.plan.category, oom: c.oom, same };
   const answeredHere = s.tried.some((t) => t.step === step && t.entry === s.plan.entry);
+  if (c.notApplied) {
+    // Not "still failing": the step was never tried, so it neither failed nor fixed anything.
+    const couldNot: Record[] = answeredHere ? [] : [{ type: 'answered', at: c.at, step, answer: 'failed', reason: 'could_not_apply' }];
+    const after = couldNot.reduce<CaseState | undefined>(evolve, evolve(s, pasted))!;
+    const next = offerFrom(after, s.index + 1, c.at);
+    return { records: [pasted, ...couldNot, ...next.records], replies: [{ type: 'not_applied', step, entry: c.plan.entry }, ...next.replies] };
+  }
   if (!c.oom) {
     // No longer out of memory: the step on screen got past it (assumed, not confirmed).
     return {

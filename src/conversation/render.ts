@@ -207,6 +207,17 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
           blocks: [{ kind: 'text', text: t(r.resolution === 'confirmed' ? C.resolvedConfirmed : C.resolvedAssumed, lang).replace('{step}', stepTitle(r.step)) }],
         });
         break;
+      case 'not_applied': {
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.notApplied, lang).replace('{step}', stepTitle(r.step)) }] });
+        // A log that is itself an explanation (a refused flag, an ignored setting) is shown with what its plan says of the flags.
+        const explained = ctx.newDiagnosis && ctx.newDiagnosis.diagnosis.category === 'not_oom' ? ctx.newDiagnosis : undefined;
+        if (explained) {
+          const message = renderDiagnosisMessage(explained.diagnosis, explained.plan, lang, caseId);
+          for (const n of explained.plan.steps[0]?.notes ?? []) message.blocks.push({ kind: 'note', text: t(n, lang) });
+          out.push(message);
+        }
+        break;
+      }
       case 'same_failure':
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.sameFailure, lang).replace('{step}', stepTitle(r.step)) }] });
         break;

@@ -55,6 +55,10 @@ export const C = {
     en: 'That is no longer an out-of-memory error, so "{step}" got you past it. Here is what the new error means:',
     zh: '新的日志已经不是内存不足了，说明「{step}」起了作用。下面是新错误的含义：',
   },
+  notApplied: {
+    en: 'That log shows "{step}" did not take effect, so I recorded it as "couldn\'t apply it", not as a failure. Here is the next step.',
+    zh: '这份日志显示「{step}」没有生效，所以记为“没法照做”，而不是“没用”。下面是下一步。',
+  },
   sameFailure: { en: 'Still the same failure after "{step}". On to the next step.', zh: '做完「{step}」后还是同样的错误。继续下一步。' },
   progress: {
     en: 'Progress: "{step}" got past the first failure. The new one is different: {entry}. Switching to its fixes.',

@@ -18,7 +18,7 @@ const questions = [undefined, 'vendor', 'stage'] as const;
 const commandArb = fc.oneof(
   fc.record({ kind: fc.constant('action'), action: fc.constantFrom('worked', 'failed', 'skip', 'newlog', 'stop'), stale: fc.nat(3), who: fc.constantFrom('owner', 'owner', 'owner', 'stranger', 'moderator') }),
   fc.record({ kind: fc.constant('reason'), reason: fc.constantFrom('same', 'different', 'could_not_apply'), stale: fc.nat(3), who: fc.constantFrom('owner', 'owner', 'stranger') }),
-  fc.record({ kind: fc.constant('log'), plan: fc.nat(plans.length - 1), question: fc.constantFrom(...questions), who: fc.constantFrom('owner', 'moderator', 'stranger') }),
+  fc.record({ kind: fc.constant('log'), plan: fc.nat(plans.length - 1), question: fc.constantFrom(...questions), notApplied: fc.boolean(), who: fc.constantFrom('owner', 'moderator', 'stranger') }),
   {
     weight: 3,
     arbitrary: fc.record({
@@ -47,7 +47,7 @@ function concretize(g: Gen, s: CaseState, at: number): Command {
       return { kind: 'reason', offer: offer(g.stale), reason: g.reason as never, ...actor };
     case 'log': {
       const plan = plans[g.plan]!;
-      return { kind: 'log', plan, oom: plan.category !== 'not_oom', ...(g.question ? { question: g.question } : {}), ...actor };
+      return { kind: 'log', plan, oom: plan.category !== 'not_oom', ...(g.question ? { question: g.question } : {}), ...(g.notApplied ? { notApplied: true as const } : {}), ...actor };
     }
     case 'clarify': {
       const question = g.question === 'open' ? (s.question ?? 'stage') : g.question;
@@ -90,6 +90,11 @@ describe('state machine invariants', () => {
           // Replaying the stored records rebuilds the same state, at every point.
           expect(replay(records)).toEqual(state);
           expect(state.offer).toBeGreaterThanOrEqual(before.offer);
+          // A log showing the step never took effect neither resolves the case nor counts as a failure of it.
+          if (g.kind === 'log' && g.notApplied && g.who !== 'stranger' && !isClosed(before) && before.awaiting !== 'question') {
+            expect(t.records.some((r) => r.type === 'resolved' || r.type === 'plan_switched')).toBe(false);
+            expect(t.records.filter((r) => r.type === 'answered').every((r) => (r as Extract<Record, { type: 'answered' }>).reason === 'could_not_apply')).toBe(true);
+          }
           // An answer counts only for the question that is open.
           if (t.records.some((r) => r.type === 'clarified')) expect(before).toMatchObject({ awaiting: 'question', status: 'open' });
           // A question is open exactly while the case waits for its answer.

@@ -21,6 +21,8 @@ const run = (s: CaseState, ...commands: Command[]) => {
 const act = (offer: number, action: 'worked' | 'failed' | 'skip' | 'newlog' | 'stop', at = 1): Command => ({ kind: 'action', at, offer, action, ...who });
 const why = (offer: number, reason: 'same' | 'different' | 'could_not_apply', at = 2): Command => ({ kind: 'reason', at, offer, reason, ...who });
 const log = (plan: PlanRef, oom = plan.category !== 'not_oom', at = 3): Command => ({ kind: 'log', at, plan, oom, ...who });
+/** A new log the engine read as showing the step on screen never took effect. */
+const notApplied = (plan: PlanRef): Command => ({ kind: 'log', at: 3, plan, oom: plan.category !== 'not_oom', notApplied: true, ...who });
 
 describe('the guided conversation', () => {
   it('opens on step 1 with the five actions', () => {
@@ -68,6 +70,25 @@ describe('the guided conversation', () => {
     const { state, last } = run(open(), act(1, 'failed'), why(2, 'different'), log(notOom));
     expect(state).toMatchObject({ status: 'resolved', resolvingStep: 'reduce-workload', resolution: 'assumed' });
     expect(last.replies).toEqual([{ type: 'resolved', step: 'reduce-workload', resolution: 'assumed' }, { type: 'new_error', entry: 'shape-mismatch' }]);
+  });
+
+  it('records a step the new log shows never took effect as "couldn\'t apply it" and offers the next, even when the log is no OOM', () => {
+    const refused: PlanRef = { entry: 'launch-flag-rejected', category: 'not_oom', steps: ['fix-rejected-flag'] };
+    const { state, last } = run(open(), act(1, 'skip'), act(2, 'newlog'), notApplied(refused));
+    expect(last.replies).toEqual([
+      { type: 'not_applied', step: 'reserve-vram', entry: 'launch-flag-rejected' },
+      { type: 'step', step: 'tiled-vae-decode', index: 2, total: 3, offer: 4 },
+    ]);
+    expect(state.status).toBe('open');
+    expect(state.plan).toEqual(sampling);
+    expect(state.tried.at(-1)).toEqual({ entry: 'gpu-oom-sampling', step: 'reserve-vram', answer: 'failed', reason: 'could_not_apply' });
+    expect(last.records.map((r) => r.type)).toEqual(['log_pasted', 'answered', 'offered']);
+  });
+
+  it('keeps the user\'s own answer when the step was already answered, then moves on', () => {
+    const { state, last } = run(open(), act(1, 'failed'), why(2, 'different'), notApplied(sampling));
+    expect(state.tried).toEqual([{ entry: 'gpu-oom-sampling', step: 'reduce-workload', answer: 'failed', reason: 'different' }]);
+    expect(last.replies[0]).toEqual({ type: 'not_applied', step: 'reduce-workload', entry: 'gpu-oom-sampling' });
   });
 
   it('ignores double clicks and buttons of earlier steps, and says so', () => {
