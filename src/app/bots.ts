@@ -49,7 +49,7 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
 }
 
 export async function runBots(config: Config): Promise<number> {
-  const app = openApp(config);
+  const app = openApp(config, { pool: true });
   app.store.expire(config.retentionDays);
   const running: RunningAdapter[] = [];
   const connect = async (name: string, start: () => Promise<RunningAdapter>) => {

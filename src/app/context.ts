@@ -6,6 +6,7 @@ import { CaseStore } from '../store/cases.ts';
 import { openDb, type Db } from '../store/db.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
+import { WorkPool } from '../conversation/pool.ts';
 
 export const kbDir = () => process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
 
@@ -16,19 +17,25 @@ export interface AppContext {
   close(): void;
 }
 
-export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'>): AppContext {
+/**
+ * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
+ * command in time; the terminal has one user and classifies inline.
+ */
+export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'>, o: { pool?: boolean } = {}): AppContext {
   const kb = loadKb(kbDir());
   const db = openDb(resolve(config.db));
   const store = new CaseStore(db);
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
-  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute });
+  const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
+  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(pool ? { classify: pool.classify } : {}) });
   return {
     db,
     store,
     engine,
     close: () => {
       void ocr.close();
+      void pool?.close();
       db.close();
     },
   };

@@ -13,10 +13,11 @@ import { redact, redactValues } from '../redact/redact.ts';
 import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
-import type { CaseRow, CaseStore } from '../store/cases.ts';
+import type { CaseStore, Stored } from '../store/cases.ts';
+import { computeStats, formatStats, parseSince, type Scope } from '../store/stats.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
-import { parseButtonId, renderDiagnosisMessage, renderReplies, type Message } from './render.ts';
+import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
 import { C } from './strings.ts';
 
 export interface Origin {
@@ -30,12 +31,25 @@ export interface Origin {
   moderator?: boolean;
   /** A language the user chose explicitly; otherwise the locale or the paste decides. */
   lang?: Lang;
+  /**
+   * The conversation a case from here runs in, when it is known before anything is posted (a
+   * Discord thread, forum post or DM, a Slack thread): it holds one open case at most.
+   */
+  thread?: string;
+  /** What a case would be opened from (a message, a command invocation): it opens one at most. */
+  source?: string;
+  /** A direct conversation with the bot: every message there is addressed to it. */
+  direct?: boolean;
 }
+
+/** Diagnoses text, inline or elsewhere (a worker pool): what the engine asks for each paste. */
+export type AsyncClassifier = (text: string) => Diagnosis | Promise<Diagnosis>;
 
 export interface EngineOptions {
   kb: Kb;
   store: CaseStore;
-  classify?: Classifier;
+  /** Defaults to the kb's classifier on this thread; the bots pass a worker pool's. */
+  classify?: AsyncClassifier | Classifier;
   now?: () => number;
   newId?: () => string;
   /** An open case with no activity for this long is abandoned (default 24 h). */
@@ -62,6 +76,8 @@ interface Classified {
 }
 
 export const langFor = (locale: string | undefined, text: string): Lang => (locale?.toLowerCase().startsWith('zh') ? 'zh' : detectLang(text));
+/** Traditional-Chinese locales get Simplified Chinese, and are told so. */
+const TRADITIONAL = /^zh[-_](tw|hk|mo|hant)/i;
 export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text);
 
 /** Same error, same fingerprint: digits, hex and paths do not make an error new. */
@@ -88,11 +104,11 @@ const capPaste = (text: string) =>
 export class Engine {
   readonly kb: Kb;
   private readonly store: CaseStore;
-  private readonly classifyText: Classifier;
+  private readonly classifyText: AsyncClassifier;
   /** The kb's rules over facts, to re-decide a case from facts a user's answer adds. */
   private readonly judge: Judge;
   private readonly stages: CompiledStages;
-  private last?: { text: string; diagnosis: Diagnosis };
+  private last?: { text: string; diagnosis: Promise<Diagnosis> };
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly idleMs: number;
@@ -136,13 +152,13 @@ export class Engine {
    * The classifier, remembering its last answer: adapters ask `looksLikeLog` and the OCR gate
    * checks a screenshot before the same text is diagnosed for real, so each paste is read once.
    */
-  private diagnose(text: string): Diagnosis {
-    if (this.last?.text !== text) this.last = { text, diagnosis: this.classifyText(text) };
+  private diagnose(text: string): Promise<Diagnosis> {
+    if (this.last?.text !== text) this.last = { text, diagnosis: Promise.resolve(this.classifyText(text)) };
     return this.last.diagnosis;
   }
 
-  private classify(text: string): Classified {
-    return this.planned(this.diagnose(text));
+  private async classify(text: string): Promise<Classified> {
+    return this.planned(await this.diagnose(text));
   }
 
   private planned(diagnosis: Diagnosis): Classified {
@@ -168,6 +184,12 @@ export class Engine {
    */
   async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
     const early = langOf(origin, inbound.text ?? '');
+    // A source that opened a case already (a double click, a retry) is answered before any work.
+    const opened = !caseId && origin.source !== undefined ? this.store.fromSource(origin.platform, origin.source) : undefined;
+    if (opened) return this.alreadyOpened(opened, early);
+    const inThread = !caseId && origin.thread !== undefined ? this.store.caseInThread(origin.platform, origin.thread) : undefined;
+    // "@ComfyOOM" alone in a case's thread: the question again (e.g. after a post failed).
+    if (inThread && !inbound.text?.trim() && !inbound.attachments?.length) return this.current(inThread);
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
@@ -176,19 +198,71 @@ export class Engine {
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
     if (got.ocr.length && !got.hasTypedText) {
-      const doubt = this.ocrDoubt(got.text, got.ocr, lang);
+      const doubt = await this.ocrDoubt(got.text, got.ocr, lang);
       if (doubt) return [...notes, doubt];
     }
     return [...notes, ...(caseId ? await this.paste(caseId, got.text, origin) : await this.open(origin, got.text))];
   }
 
   /**
+   * A message posted where the bot listens, not addressed to it: the owner's new log or typed
+   * answer in their case's thread, the log a case in a thread-less channel asked for, anything in
+   * a direct conversation. Chat, and anyone else's messages, get nothing.
+   */
+  async posted(origin: Origin, inbound: Inbound): Promise<Message[]> {
+    const text = inbound.text ?? '';
+    const logFile = inbound.attachments?.some((a) => /\.(txt|log)$/i.test(a.name)) ?? false;
+    const looksLikeLog = async () => logFile || (await this.looksLikeLog(text));
+    if (origin.thread !== undefined) {
+      const caseId = this.store.caseInThread(origin.platform, origin.thread);
+      const state = caseId ? this.state(caseId) : undefined;
+      if (caseId && state?.owner === origin.user) {
+        return state.awaiting === 'log' || state.awaiting === 'question' || (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
+      }
+      return !caseId && origin.direct && (inbound.attachments?.length || (await looksLikeLog())) ? this.receive(origin, inbound) : [];
+    }
+    // A case that could not get a thread runs in its channel and reads only the log it asked for.
+    const caseId = this.lastOpenCase(origin);
+    const found = caseId ? this.store.get(caseId) : undefined;
+    return found && !found.row.thread && found.state.awaiting === 'log' && (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
+  }
+
+  private alreadyOpened(caseId: string, lang: Lang): Message[] {
+    return [{ ephemeral: true, caseId, blocks: [{ kind: 'text', text: C.alreadyOpened[lang] }] }];
+  }
+
+  /**
+   * Someone else's log in a case's thread: kept as a draft (redacted, like a case's paste) until
+   * its author presses the button that opens their own case in a new thread.
+   */
+  private async draft(origin: Origin, text: string, lang: Lang): Promise<Message[]> {
+    const id = this.newId();
+    this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste: await storedPaste(text) });
+    return [
+      {
+        ephemeral: true,
+        blocks: [{ kind: 'text', text: C.threadTaken[lang] }],
+        buttons: [{ id: `${DRAFT_PREFIX}${id}`, label: C.buttons.openOwn[lang], style: 'primary' }],
+      },
+    ];
+  }
+
+  /** The "open my own case" button: the draft becomes a case of its own, in a new thread the adapter opens. */
+  async openDraft(buttonId: string, origin: Origin): Promise<Message[]> {
+    const id = buttonId.slice(DRAFT_PREFIX.length);
+    const draft = buttonId.startsWith(DRAFT_PREFIX) ? this.store.takeDraft(id, origin.platform, origin.user) : undefined;
+    if (!draft) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.draftGone[langOf(origin, '')] }] }];
+    const { thread: _elsewhere, ...rest } = origin;
+    return this.open({ ...rest, source: `${DRAFT_PREFIX}${id}` }, draft);
+  }
+
+  /**
    * The confidence gate for screenshots: when OCR was unsure or what it read matches nothing
    * specific, show what was read and ask for the text rather than guess.
    */
-  private ocrDoubt(text: string, read: { confidence: number }[], lang: Lang): Message | undefined {
+  private async ocrDoubt(text: string, read: { confidence: number }[], lang: Lang): Promise<Message | undefined> {
     const ocrConfidence = Math.min(...read.map((r) => r.confidence));
-    const d = this.diagnose(text);
+    const d = await this.diagnose(text);
     const weakMatch = d.confidence < OCR_GATE.minDiagnosisConfidence || d.entry.priority < 0;
     if (ocrConfidence >= OCR_GATE.minOcrConfidence && !weakMatch) return undefined;
     const excerpt = text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900);
@@ -203,8 +277,8 @@ export class Engine {
   }
 
   /** A quick look without opening a case: for watch modes that offer help only on real OOMs. */
-  peek(text: string): { category: string; confidence: number; oom: boolean } {
-    const d = this.diagnose(text);
+  async peek(text: string): Promise<{ category: string; confidence: number; oom: boolean }> {
+    const d = await this.diagnose(text);
     return { category: d.category, confidence: d.confidence, oom: d.category !== 'not_oom' };
   }
 
@@ -212,8 +286,8 @@ export class Engine {
    * Whether text is error-shaped (an exception line, or an error wording the kb knows): what the
    * adapters accept as a log, and what a case accepts as its new log. "thanks, trying now" is not.
    */
-  looksLikeLog(text: string): boolean {
-    return text.trim() !== '' && isErrorShaped(this.diagnose(text).facts);
+  async looksLikeLog(text: string): Promise<boolean> {
+    return text.trim() !== '' && isErrorShaped((await this.diagnose(text)).facts);
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
@@ -221,9 +295,13 @@ export class Engine {
     const lang = langOf(origin, text);
     const problem = this.checkPaste(text, lang);
     if (problem) return [problem];
-    const c = this.classify(text);
+    const c = await this.classify(text);
     // "stop", "n", "thanks": nothing to diagnose, and no case to count.
     if (!opensCase(c.diagnosis)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.noErrorToOpen[lang] }] }];
+    // The thread follows someone else's case: one case per thread, so theirs opens elsewhere.
+    const taken = origin.thread !== undefined ? this.store.caseInThread(origin.platform, origin.thread) : undefined;
+    if (taken && this.state(taken)?.owner !== origin.user) return this.draft(origin, text, lang);
+    if (taken) return this.paste(taken, text, origin);
     const caseId = this.newId();
     const at = this.now();
     const question = nextQuestion(c.diagnosis.facts, [], this.judge);
@@ -231,8 +309,8 @@ export class Engine {
     const state = t.state!;
     // Redact what will be kept (not megabytes), then cap again: placeholders may lengthen it.
     // NUL past the binary check's sample is still no text to keep.
-    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), redact(capPaste(text.replace(/\u0000/g, ''))).then(capPaste)]);
-    this.store.create(
+    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), storedPaste(text)]);
+    const created = this.store.create(
       {
         id: caseId,
         platform: origin.platform,
@@ -247,11 +325,20 @@ export class Engine {
         paste,
         fingerprint: fingerprint(c.diagnosis),
         recognized: c.diagnosis.entry.priority >= 0,
+        ...(origin.source !== undefined ? { source: origin.source } : {}),
+        ...(origin.thread !== undefined ? { thread: origin.thread } : {}),
       },
       t.records,
       state,
     );
-    return [renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), ...this.render(t.replies, state)];
+    // Classifying took a while: the same source or another case in this thread may have won meanwhile.
+    if ('existing' in created) {
+      if (created.by === 'source') return this.alreadyOpened(created.existing, lang);
+      return this.state(created.existing)?.owner === origin.user ? this.paste(created.existing, text, origin) : this.draft(origin, text, lang);
+    }
+    const diagnosis = withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), lang);
+    if (!origin.lang && lang === 'zh' && TRADITIONAL.test(origin.locale ?? '')) diagnosis.blocks.push({ kind: 'note', text: C.simplifiedNote.zh });
+    return [diagnosis, ...this.render(t.replies, state)];
   }
 
   /** A button press, from anyone; the machine decides whether it counts. */
@@ -262,10 +349,17 @@ export class Engine {
       const lang = langOf(origin, '');
       return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[lang] }] }];
     }
+    if ('show' in choice) return this.showCurrent(found, origin);
     if ('question' in choice) return this.clarify(found, choice.offer, { question: choice.question, choice: choice.choice }, origin);
     const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
     const command: Command = 'action' in choice ? { kind: 'action', offer: choice.offer, action: choice.action, ...who } : { kind: 'reason', offer: choice.offer, reason: choice.reason, ...who };
-    return this.apply(found.state, command);
+    return this.apply(found, command);
+  }
+
+  /** "Show current step": for the owner and moderators in the case's thread, for anyone else privately. */
+  private showCurrent(found: Stored, origin: Origin): Message[] {
+    const out = this.current(found.state.caseId);
+    return found.state.owner === origin.user || origin.moderator ? out : out.map((m) => ({ ...m, ephemeral: true }));
   }
 
   /** Whether typed text answers the case's open question (a node's name, "AMD", "don't know"). */
@@ -279,7 +373,7 @@ export class Engine {
    * rules decide the entry again, and the machine records it (or refuses a stale or stranger's
    * answer). The stored facts and diagnosis change with the record, in the same transaction.
    */
-  private clarify(found: { row: CaseRow; state: CaseState }, offer: number, answer: Clarification, origin: Origin): Message[] {
+  private clarify(found: Stored, offer: number, answer: Clarification, origin: Origin): Message[] {
     const { row, state } = found;
     const facts = withAnswer(JSON.parse(row.facts) as Facts, answer);
     const c = this.planned(this.judge(facts));
@@ -300,7 +394,8 @@ export class Engine {
     });
     const after = t.state ?? state;
     const accepted = t.records.some((r) => r.type === 'clarified');
-    this.store.append(state.caseId, t.records, after, accepted ? { category: c.diagnosis.category, entry: c.diagnosis.entry.id, facts } : undefined);
+    const diagnosis = accepted ? { category: c.diagnosis.category, entry: c.diagnosis.entry.id, facts } : undefined;
+    if (!this.store.append(state.caseId, t.records, after, { seq: found.seq, ...(diagnosis ? { diagnosis } : {}) })) return this.again(state.caseId, (f) => this.clarify(f, offer, answer, origin));
     return this.render(t.replies, after);
   }
 
@@ -310,7 +405,7 @@ export class Engine {
     if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
-    const c = this.classify(text);
+    const c = await this.classify(text);
     const { state } = found;
     const asking = state.awaiting === 'question' ? state.question : undefined;
     // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
@@ -333,16 +428,19 @@ export class Engine {
       ...(question ? { question } : {}),
       ...(notApplied ? { notApplied: true as const } : {}),
     };
-    return this.apply(state, command, c);
+    return this.apply(found, command, c);
   }
 
   /** Abandons open cases idle for longer than the idle time; returns what to tell each. */
   sweep(): { caseId: string; messages: Message[] }[] {
     const at = this.now();
-    return this.store.idleOpen(at - this.idleMs).map((caseId) => {
-      const found = this.store.get(caseId)!;
-      return { caseId, messages: this.apply(found.state, { kind: 'tick', at, idleMs: this.idleMs }) };
-    });
+    return this.store
+      .idleOpen(at - this.idleMs)
+      .map((caseId) => {
+        const found = this.store.get(caseId);
+        return { caseId, messages: found ? this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [] };
+      })
+      .filter((s) => s.messages.length);
   }
 
   /** The question a case is waiting on, shown again (after a restart, or on request). */
@@ -371,11 +469,91 @@ export class Engine {
     return this.store.get(caseId)?.state;
   }
 
-  private apply(state: CaseState, command: Command, pasted?: Classified): Message[] {
+  /** Where a case lives, for adapters posting about it (the idle notice, a retired button). */
+  place(caseId: string): { platform: string; server: string | null; channel: string | null; thread: string | null; owner: string } | undefined {
+    const row = this.store.get(caseId)?.row;
+    return row && { platform: row.platform, server: row.server, channel: row.channel, thread: row.thread, owner: row.user_id };
+  }
+
+  /** The open case in a conversation, if any: there is at most one. */
+  caseIn(platform: string, thread: string): string | undefined {
+    return this.store.caseInThread(platform, thread);
+  }
+
+  /** Where a case runs once the adapter has opened its thread; false when another open case runs there. */
+  setThread(caseId: string, thread: string): boolean {
+    return this.store.setThread(caseId, thread);
+  }
+
+  /** Records the message carrying a case's live buttons (adapter-specific reference); returns the previous one, to retire. */
+  swapButtons(caseId: string, ref: string | null): string | undefined {
+    return this.store.swapButtons(caseId, ref);
+  }
+
+  /** A case whose first post failed where the bot cannot post: it reached nobody, so it is not kept or counted. */
+  discard(caseId: string): void {
+    this.store.discard(caseId);
+  }
+
+  /** True the first time a platform delivery id is seen: a redelivered event is handled once, also after a restart. */
+  firstDelivery(platform: string, id: string): boolean {
+    return this.store.firstDelivery(platform, id, this.now());
+  }
+
+  /** Stats for moderators, in their scope (their server or workspace); undefined when `since` is malformed. */
+  statsReport(scope: Scope, since?: string): string | undefined {
+    let sinceMs: number | undefined;
+    try {
+      sinceMs = since ? parseSince(since) : undefined;
+    } catch {
+      return undefined;
+    }
+    return formatStats(computeStats(this.store.db, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }));
+  }
+
+  /** `forget`, first step: what would go, and the buttons to confirm or cancel. */
+  forgetPrompt(origin: Origin): Message[] {
+    const lang = langOf(origin, '');
+    const n = this.store.countOf(origin.user, origin.platform);
+    const say = (text: string) => text.replace('{n}', String(n)).replace('{platform}', PLATFORM_NAMES[origin.platform] ?? origin.platform);
+    if (!n) return [{ ephemeral: true, blocks: [{ kind: 'text', text: say(C.forgetNothing[lang]) }] }];
+    return [
+      {
+        ephemeral: true,
+        blocks: [{ kind: 'text', text: say(C.forgetAsk[lang]) }],
+        buttons: [
+          { id: `${FORGET_PREFIX}yes`, label: C.buttons.forgetConfirm[lang], style: 'danger' },
+          { id: `${FORGET_PREFIX}no`, label: C.buttons.forgetCancel[lang], style: 'secondary' },
+        ],
+      },
+    ];
+  }
+
+  /** `forget`, confirmed or cancelled: the presser's own cases, drafts and answers on this platform, securely deleted. */
+  forget(buttonId: string, origin: Origin): Message[] {
+    const lang = langOf(origin, '');
+    if (buttonId !== `${FORGET_PREFIX}yes`) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetCancelled[lang] }] }];
+    const n = this.store.forgetUser(origin.user, origin.platform);
+    return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetDone[lang].replace('{n}', String(n)) }] }];
+  }
+
+  /**
+   * Runs a command on a case and stores the transition, if the case is still as it was read: when
+   * another process moved it on meanwhile (two sweeps, two shards' clicks), the machine decides
+   * again on the case as it is now.
+   */
+  private apply(found: Stored, command: Command, pasted?: Classified): Message[] {
+    const { state } = found;
     const t = step(state, command);
     const next = t.state ?? state;
-    this.store.append(state.caseId, t.records, next);
+    if (!this.store.append(state.caseId, t.records, next, { seq: found.seq })) return this.again(state.caseId, (f) => this.apply(f, command, pasted));
     return this.render(t.replies, next, pasted);
+  }
+
+  /** Reads a case again after a stale write and decides anew; a case deleted meanwhile (forget) is gone. */
+  private again(caseId: string, decide: (found: Stored) => Message[]): Message[] {
+    const found = this.store.get(caseId);
+    return found ? decide(found) : [];
   }
 
   private render(replies: Reply[], state: CaseState, pasted?: Classified): Message[] {
@@ -394,6 +572,11 @@ export class Engine {
     });
   }
 }
+
+const PLATFORM_NAMES: Record<string, string> = { discord: 'Discord', slack: 'Slack', terminal: 'the terminal' };
+
+/** A paste as stored: NUL dropped (no text to keep), capped, redacted, capped again (placeholders may lengthen it). */
+const storedPaste = async (text: string) => capPaste(await redact(capPaste(text.replace(/\u0000/g, ''))));
 
 const isErrorShaped = (f: Facts) => !!(f.oom || f.exception || f.primarySignature || f.signatures.some((id) => id !== 'silent_exit'));
 

@@ -29,12 +29,20 @@ export interface Message {
   blocks: Block[];
   buttons?: Button[];
   files?: { name: string; content: string }[];
+  /** The hand-over when the steps run out: the one message that may notify the helpers. */
+  pingHelpers?: true;
 }
 
 const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };
 const REASON_CODES: Record<Reason, string> = { same: 'rs', different: 'rd', could_not_apply: 'ra' };
 
-export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason } | { question: Question; choice: Choice });
+export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason } | { question: Question; choice: Choice } | { show: true });
+
+/** Buttons that are not about a step: open one's own case from a draft, confirm or cancel forgetting. */
+export const DRAFT_PREFIX = 'coomd:';
+export const FORGET_PREFIX = 'coomf:';
+/** "Show current step": valid whatever the case's offer, so it stays on every message of the case. */
+const SHOW_CODE = 'c';
 
 export const buttonId = (caseId: string, offer: number, code: string) => `coom:${caseId}:${offer}:${code}`;
 
@@ -43,6 +51,7 @@ export function parseButtonId(id: string): ButtonChoice | undefined {
   const m = /^coom:([A-Za-z0-9_-]{1,40}):(\d{1,9}):([a-z]{1,2})$/.exec(id);
   if (!m) return undefined;
   const [, caseId, offer, code] = m as unknown as [string, string, string, string];
+  if (code === SHOW_CODE) return { caseId, offer: Number(offer), show: true };
   const action = (Object.keys(ACTION_CODES) as Action[]).find((a) => ACTION_CODES[a] === code);
   if (action) return { caseId, offer: Number(offer), action };
   const reason = (Object.keys(REASON_CODES) as Reason[]).find((r) => REASON_CODES[r] === code);
@@ -63,6 +72,11 @@ function stepButtons(caseId: string, offer: number, lang: Lang): Button[] {
     { id: buttonId(caseId, offer, 'x'), label: t(C.buttons.stop, lang), style: 'secondary' },
   ];
 }
+
+export const showButton = (caseId: string, lang: Lang): Button => ({ id: buttonId(caseId, 0, SHOW_CODE), label: t(C.buttons.showCurrent, lang), style: 'secondary' });
+
+/** Every message of an open case carries "Show current step": the way back when a post went missing. */
+export const withShowButton = (m: Message, lang: Lang): Message => (m.caseId ? { ...m, buttons: [...(m.buttons ?? []), showButton(m.caseId, lang)] } : m);
 
 function reasonButtons(caseId: string, offer: number, lang: Lang): Button[] {
   return [
@@ -204,7 +218,10 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       case 'resolved':
         out.push({
           caseId,
-          blocks: [{ kind: 'text', text: t(r.resolution === 'confirmed' ? C.resolvedConfirmed : C.resolvedAssumed, lang).replace('{step}', stepTitle(r.step)) }],
+          blocks: [
+            { kind: 'text', text: t(r.resolution === 'confirmed' ? C.resolvedConfirmed : C.resolvedAssumed, lang).replace('{step}', stepTitle(r.step)) },
+            { kind: 'note', text: resolutionSummary(kb, state, r.step, lang) },
+          ],
         });
         break;
       case 'not_applied': {
@@ -242,6 +259,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
             { kind: 'code', text: summary.slice(0, 1500) },
           ],
           files: [{ name: `comfyoom-${caseId}.md`, content: summary }],
+          pingHelpers: true,
         });
         break;
       }
@@ -263,5 +281,14 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       }
     }
   }
-  return out;
+  return state.status === 'open' ? out.map((m) => (m.ephemeral ? m : withShowButton(m, lang))) : out;
+}
+
+/** The closing line of a resolved case: what was tried and which step fixed it. */
+function resolutionSummary(kb: Kb, state: CaseState, fixed: string, lang: Lang): string {
+  const title = (id: string) => (kb.steps.get(id) ? t(kb.steps.get(id)!.title, lang) : id);
+  const before = state.tried.filter((x) => x.step !== fixed).map((x) => title(x.step));
+  return t(C.resolutionSummary, lang)
+    .replace('{fixed}', title(fixed))
+    .replace('{tried}', before.length ? before.join('; ') : t(C.nothingBefore, lang));
 }

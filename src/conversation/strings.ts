@@ -9,7 +9,28 @@ export const C = {
     same: { en: 'Same error', zh: '同样的错误' },
     different: { en: 'A different error', zh: '换了一个错误' },
     couldNotApply: { en: "Couldn't apply it", zh: '没法照做' },
+    showCurrent: { en: 'Show current step', zh: '显示当前步骤' },
+    openOwn: { en: 'Open my own case', zh: '单独开一个问题' },
+    forgetConfirm: { en: 'Delete them', zh: '确认删除' },
+    forgetCancel: { en: 'Cancel', zh: '取消' },
   },
+  resolutionSummary: { en: 'Case summary: fixed by "{fixed}". Tried before it: {tried}.', zh: '问题小结：解决办法是「{fixed}」。之前尝试过：{tried}。' },
+  nothingBefore: { en: 'nothing', zh: '无' },
+  simplifiedNote: { en: 'I answer in Simplified Chinese.', zh: '说明：我只能用简体中文回复。' },
+  threadTaken: {
+    en: 'This thread already follows someone else’s case, and I follow one case per thread so the steps don’t get mixed up. Press the button to open your own case in a new thread.',
+    zh: '这个子区已经在处理别人的问题了；为了不把步骤弄混，每个子区只跟进一个问题。点下面的按钮，在新的子区里单独开一个问题。',
+  },
+  alreadyOpened: { en: 'That message already has a case; it continues in its thread.', zh: '这条消息已经有对应的问题了，请在它的子区里继续。' },
+  draftGone: { en: 'That button has expired or is not yours. Paste the log again with /comfyoom.', zh: '这个按钮已失效或不属于你。请用 /comfyoom 重新粘贴日志。' },
+  forgetAsk: {
+    en: 'This deletes your {n} case(s) on {platform} and every answer you gave, for good (stats keep anonymous counts only). Delete them?',
+    zh: '这会永久删除你在 {platform} 上的 {n} 个问题记录和所有回答（统计只保留匿名计数）。确认删除吗？',
+  },
+  forgetNothing: { en: 'I have no cases of yours on {platform}.', zh: '我这里没有你在 {platform} 上的问题记录。' },
+  forgetDone: { en: 'Deleted {n} case(s) and your answers. Nothing of them is left in my database.', zh: '已删除 {n} 个问题记录和你的回答，数据库里不再保留任何内容。' },
+  forgetCancelled: { en: 'Nothing was deleted.', zh: '没有删除任何内容。' },
+  badSince: { en: '"since" takes a number and d, h or m, for example 30d.', zh: '时间范围需要数字加 d、h 或 m，例如 30d。' },
   questionTitle: { en: 'One question before the first step', zh: '开始之前先问一个问题' },
   questions: {
     stage: {

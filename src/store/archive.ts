@@ -18,29 +18,31 @@ export const FIX_MEASURES = {
  * archive's counters, in the transaction that deletes them, so stats stay true without them.
  */
 export function archiveCases(db: Db, where: string, params: unknown[]): void {
-  const doomed = `case_id IN (SELECT id FROM cases WHERE ${where})`;
+  const doomed = `c.id IN (SELECT id FROM cases WHERE ${where})`;
   const day = `created_at / ${DAY_MS}`;
+  // Counters keep the platform and server (migration 007), so stats scoped to one stay true.
+  const place = "platform, COALESCE(server, '')";
   db.prepare(
-    `INSERT INTO archived_cases (day, entry, category, status, resolution, resolving_step, fingerprint, cases, asked)
-     SELECT ${day}, entry, category, status, COALESCE(resolution, ''), COALESCE(resolving_step, ''), IIF(recognized, '', fingerprint), COUNT(*),
+    `INSERT INTO archived_cases (day, platform, server, entry, category, status, resolution, resolving_step, fingerprint, cases, asked)
+     SELECT ${day}, ${place}, entry, category, status, COALESCE(resolution, ''), COALESCE(resolving_step, ''), IIF(recognized, '', fingerprint), COUNT(*),
        SUM(EXISTS (SELECT 1 FROM case_questions q WHERE q.case_id = cases.id))
-     FROM cases WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7
+     FROM cases WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
      ON CONFLICT DO UPDATE SET cases = cases + excluded.cases, asked = asked + excluded.asked`,
   ).run(...params);
   db.prepare(
-    `INSERT INTO archived_steps (day, step, reached, tried, moved_on)
-     SELECT ${day}, step, COUNT(*), SUM(tried), SUM(moved_on) FROM case_steps WHERE ${doomed} GROUP BY 1, 2
+    `INSERT INTO archived_steps (day, platform, server, step, reached, tried, moved_on)
+     SELECT s.${day}, c.platform, COALESCE(c.server, ''), step, COUNT(*), SUM(tried), SUM(moved_on) FROM case_steps s JOIN cases c ON c.id = s.case_id WHERE ${doomed} GROUP BY 1, 2, 3, 4
      ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, tried = tried + excluded.tried, moved_on = moved_on + excluded.moved_on`,
   ).run(...params);
   db.prepare(
-    `INSERT INTO archived_questions (day, question, choice, asked, typed)
-     SELECT ${day}, question, COALESCE(choice, ''), COUNT(*), SUM(typed) FROM case_questions WHERE ${doomed} GROUP BY 1, 2, 3
+    `INSERT INTO archived_questions (day, platform, server, question, choice, asked, typed)
+     SELECT q.${day}, c.platform, COALESCE(c.server, ''), question, COALESCE(choice, ''), COUNT(*), SUM(typed) FROM case_questions q JOIN cases c ON c.id = q.case_id WHERE ${doomed} GROUP BY 1, 2, 3, 4, 5
      ON CONFLICT DO UPDATE SET asked = asked + excluded.asked, typed = typed + excluded.typed`,
   ).run(...params);
   for (const [measure, value] of Object.entries(FIX_MEASURES)) {
     db.prepare(
-      `INSERT INTO archived_fixes (day, measure, value, cases)
-       SELECT ${day}, '${measure}', ${value}, COUNT(*) FROM cases WHERE (${where}) AND status = 'resolved' AND resolution = 'confirmed' GROUP BY 1, 3
+      `INSERT INTO archived_fixes (day, platform, server, measure, value, cases)
+       SELECT ${day}, ${place}, '${measure}', ${value}, COUNT(*) FROM cases WHERE (${where}) AND status = 'resolved' AND resolution = 'confirmed' GROUP BY 1, 2, 3, 5
        ON CONFLICT DO UPDATE SET cases = cases + excluded.cases`,
     ).run(...params);
   }

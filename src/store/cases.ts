@@ -25,6 +25,23 @@ export interface NewCase {
   paste: string;
   fingerprint: string;
   recognized: boolean;
+  /** What the case was opened from (a message, a command invocation): one case per source. */
+  source?: string;
+  /** The conversation it runs in, when known before anything is posted: one open case per thread. */
+  thread?: string;
+}
+
+/** Why a case was not created: that source, or that thread, already has one. */
+export type Created = { created: true } | { existing: string; by: 'source' | 'thread' };
+
+/** What a case is known by when a draft (a log posted in another's case thread) is kept. */
+export interface NewDraft {
+  id: string;
+  platform: string;
+  server?: string;
+  userId: string;
+  createdAt: number;
+  paste: string;
 }
 
 /** The case's diagnosis redone from its facts plus what the user answered. */
@@ -52,7 +69,16 @@ export interface CaseRow {
   resolution: string | null;
   fingerprint: string;
   thread: string | null;
+  source: string | null;
+  buttons: string | null;
   state: string;
+}
+
+/** A stored case: its row, its state, and the sequence number of its last event. */
+export interface Stored {
+  row: CaseRow;
+  state: CaseState;
+  seq: number;
 }
 
 export class CaseStore {
@@ -68,11 +94,13 @@ export class CaseStore {
   private readonly questionAnswered;
   private readonly rediagnose;
   private readonly nthOldest;
+  private readonly bySource;
+  private readonly openInThread;
 
   constructor(readonly db: Db) {
     this.insertCase = db.prepare(
-      `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, recognized, status, state)
-       VALUES (@id, @platform, @server, @channel, @userId, @createdAt, @createdAt, @category, @entry, @kbVersion, @facts, @paste, @fingerprint, @recognized, 'open', '{}')`,
+      `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, recognized, status, state, source, thread)
+       VALUES (@id, @platform, @server, @channel, @userId, @createdAt, @createdAt, @category, @entry, @kbVersion, @facts, @paste, @fingerprint, @recognized, 'open', '{}', @source, @thread)`,
     );
     this.insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
     this.updateCase = db.prepare(
@@ -89,32 +117,55 @@ export class CaseStore {
     this.questionAnswered = db.prepare('UPDATE case_questions SET choice = ?, typed = ? WHERE case_id = ? AND question = ?');
     this.rediagnose = db.prepare('UPDATE cases SET category = @category, entry = @entry, facts = @facts WHERE id = @id');
     this.nthOldest = db.prepare(`SELECT created_at FROM cases WHERE created_at < ? ORDER BY created_at LIMIT 1 OFFSET ${EXPIRE_BATCH - 1}`).pluck();
-  }
-
-  /** Creates a case with its first records, atomically. */
-  create(c: NewCase, records: Record[], state: CaseState): void {
-    this.db.transaction(() => {
-      this.insertCase.run({
-        ...c,
-        server: c.server ?? null,
-        channel: c.channel ?? null,
-        facts: JSON.stringify(c.facts),
-        recognized: c.recognized ? 1 : 0,
-      });
-      this.write(c.id, records, state);
-    }).immediate();
+    this.bySource = db.prepare('SELECT id FROM cases WHERE platform = ? AND source = ?').pluck();
+    this.openInThread = db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open'").pluck();
   }
 
   /**
-   * Appends a transition's records and the state they lead to. An answer to the question before
-   * the first step completes the case's first diagnosis, so its facts and entry come along.
+   * Creates a case with its first records, atomically, unless its source already opened one or its
+   * thread holds an open one: decided under the write lock, so two processes, or two deliveries
+   * of one message, can never both create (the unique indexes of migration 007 stand behind it).
    */
-  append(caseId: string, records: Record[], state: CaseState, diagnosis?: Rediagnosis): void {
-    if (!records.length) return;
-    this.db.transaction(() => {
-      this.write(caseId, records, state);
-      if (diagnosis) this.rediagnose.run({ id: caseId, category: diagnosis.category, entry: diagnosis.entry, facts: JSON.stringify(diagnosis.facts) });
-    }).immediate();
+  create(c: NewCase, records: Record[], state: CaseState): Created {
+    return this.db
+      .transaction((): Created => {
+        const bySource = c.source === undefined ? undefined : (this.bySource.get(c.platform, c.source) as string | undefined);
+        if (bySource) return { existing: bySource, by: 'source' };
+        const inThread = c.thread === undefined ? undefined : (this.openInThread.get(c.platform, c.thread) as string | undefined);
+        if (inThread) return { existing: inThread, by: 'thread' };
+        this.insertCase.run({
+          ...c,
+          server: c.server ?? null,
+          channel: c.channel ?? null,
+          facts: JSON.stringify(c.facts),
+          recognized: c.recognized ? 1 : 0,
+          source: c.source ?? null,
+          thread: c.thread ?? null,
+        });
+        this.write(c.id, records, state);
+        return { created: true };
+      })
+      .immediate();
+  }
+
+  /**
+   * Appends a transition's records and the state they lead to, if the case's last event is still
+   * `seq` (the one the transition was decided from): another process may have moved the case on
+   * meanwhile (two sweeps, two clicks in two shards), and then nothing is written and false comes
+   * back, for the caller to read the case again and decide anew. Without `seq` (bulk loading),
+   * no check. An answer to the question before the first step completes the case's first
+   * diagnosis, so its facts and entry come along.
+   */
+  append(caseId: string, records: Record[], state: CaseState, o: { seq?: number; diagnosis?: Rediagnosis } = {}): boolean {
+    if (!records.length) return true;
+    return this.db
+      .transaction(() => {
+        if (o.seq !== undefined && this.lastSeq.get(caseId) !== o.seq) return false;
+        this.write(caseId, records, state);
+        if (o.diagnosis) this.rediagnose.run({ id: caseId, category: o.diagnosis.category, entry: o.diagnosis.entry, facts: JSON.stringify(o.diagnosis.facts) });
+        return true;
+      })
+      .immediate();
   }
 
   private write(caseId: string, records: Record[], state: CaseState): void {
@@ -140,9 +191,14 @@ export class CaseStore {
     });
   }
 
-  get(caseId: string): { row: CaseRow; state: CaseState } | undefined {
+  get(caseId: string): Stored | undefined {
     const row = this.db.prepare('SELECT * FROM cases WHERE id = ?').get(caseId) as CaseRow | undefined;
-    return row && { row, state: JSON.parse(row.state) as CaseState };
+    return row && { row, state: JSON.parse(row.state) as CaseState, seq: this.lastSeq.get(caseId) as number };
+  }
+
+  /** The case a source opened, if any. */
+  fromSource(platform: string, source: string): string | undefined {
+    return this.bySource.get(platform, source) as string | undefined;
   }
 
   records(caseId: string): Record[] {
@@ -161,14 +217,63 @@ export class CaseStore {
     return this.db.prepare("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
   }
 
-  /** Remembers the chat thread a case runs in. */
-  setThread(caseId: string, thread: string): void {
-    this.db.prepare('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
+  /**
+   * Remembers the chat thread a case runs in, unless another open case runs there already (then
+   * false, and the case keeps running where it was).
+   */
+  setThread(caseId: string, thread: string): boolean {
+    return this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT platform FROM cases WHERE id = ?').get(caseId) as { platform: string } | undefined;
+        const other = row && (this.openInThread.get(row.platform, thread) as string | undefined);
+        if (!row || (other && other !== caseId)) return false;
+        this.db.prepare('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
+        return true;
+      })
+      .immediate();
   }
 
-  /** The open case that runs in a chat thread, if any. */
+  /** The open case that runs in a chat thread, if any (there is at most one). */
   caseInThread(platform: string, thread: string): string | undefined {
-    return this.db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open' ORDER BY updated_at DESC LIMIT 1").pluck().get(platform, thread) as string | undefined;
+    return this.openInThread.get(platform, thread) as string | undefined;
+  }
+
+  /** Records which message carries the case's live buttons; returns the one that did before. */
+  swapButtons(caseId: string, ref: string | null): string | undefined {
+    return this.db
+      .transaction(() => {
+        const before = this.db.prepare('SELECT buttons FROM cases WHERE id = ?').pluck().get(caseId) as string | null | undefined;
+        this.db.prepare('UPDATE cases SET buttons = ? WHERE id = ?').run(ref, caseId);
+        return before ?? undefined;
+      })
+      .immediate();
+  }
+
+  /**
+   * Deletes a case that never reached anyone (its first post failed where the bot cannot post):
+   * not an outcome, so not archived for stats either.
+   */
+  discard(caseId: string): void {
+    this.db.prepare('DELETE FROM cases WHERE id = ?').run(caseId);
+  }
+
+  saveDraft(d: NewDraft): void {
+    this.db.prepare('INSERT INTO drafts (id, platform, server, user_id, created_at, paste) VALUES (?, ?, ?, ?, ?, ?)').run(d.id, d.platform, d.server ?? null, d.userId, d.createdAt, d.paste);
+  }
+
+  /** A draft's paste, taken (deleted) so that it opens one case at most; only its author's. */
+  takeDraft(id: string, platform: string, userId: string): string | undefined {
+    return this.db.prepare('DELETE FROM drafts WHERE id = ? AND platform = ? AND user_id = ? RETURNING paste').pluck().get(id, platform, userId) as string | undefined;
+  }
+
+  /** True the first time a platform delivery (a Slack event id) is seen, false for a redelivery. */
+  firstDelivery(platform: string, id: string, at: number): boolean {
+    return this.db.prepare('INSERT OR IGNORE INTO deliveries (platform, id, at) VALUES (?, ?, ?)').run(platform, id, at).changes === 1;
+  }
+
+  /** How many cases a user has on a platform (what forget would delete). */
+  countOf(userId: string, platform: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM cases WHERE user_id = ? AND platform = ?').pluck().get(userId, platform) as number;
   }
 
   /**
@@ -176,7 +281,9 @@ export class CaseStore {
    * (see `wipe`); stats keep counting them, anonymously. Returns how many cases went.
    */
   forgetUser(userId: string, platform?: string): number {
-    const n = this.delete(`user_id = ?${platform ? ' AND platform = ?' : ''}`, platform ? [userId, platform] : [userId]);
+    const where = `user_id = ?${platform ? ' AND platform = ?' : ''}`;
+    const params = platform ? [userId, platform] : [userId];
+    const n = this.delete(where, params, `DELETE FROM drafts WHERE ${where}`);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
     this.wipe();
     return n;
@@ -195,15 +302,23 @@ export class CaseStore {
       n += this.delete('created_at < ?', [last === undefined ? before : last + 1]);
       if (last === undefined) break;
     }
-    if (n) this.wipe();
+    const drafts = this.db.prepare('DELETE FROM drafts WHERE created_at < ?').run(before).changes;
+    if (n || drafts) this.wipe();
     return n;
   }
 
-  /** Deletes the cases `where` selects, their counts added to the stats archive first. */
-  private delete(where: string, params: unknown[]): number {
+  /** Housekeeping of what only guards against doubles: drafts nobody took and delivery ids, after `maxAgeMs`. */
+  prune(now: number, maxAgeMs: number): void {
+    this.db.prepare('DELETE FROM drafts WHERE created_at < ?').run(now - maxAgeMs);
+    this.db.prepare('DELETE FROM deliveries WHERE at < ?').run(now - maxAgeMs);
+  }
+
+  /** Deletes the cases `where` selects (and whatever else `also` deletes with the same parameters), their counts added to the stats archive first. */
+  private delete(where: string, params: unknown[], also?: string): number {
     return this.db
       .transaction(() => {
         archiveCases(this.db, where, params);
+        if (also) this.db.prepare(also).run(...params);
         return this.db.prepare(`DELETE FROM cases WHERE ${where}`).run(...params).changes;
       })
       .immediate();

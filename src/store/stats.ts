@@ -43,6 +43,8 @@ export interface QuestionStats {
 
 export interface Stats {
   since: number | null;
+  /** What was counted: every case, or one platform's, or one server's (a Discord server, a Slack workspace). */
+  scope: Scope;
   cases: number;
   shares: { resolvedConfirmed: number; resolvedAssumed: number; escalated: number; abandoned: number; cancelled: number; open: number };
   entries: EntryStats[];
@@ -61,6 +63,29 @@ export function parseSince(s: string): number {
   return Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'd' | 'h' | 'm'];
 }
 
+/** Which cases stats count; unset fields count all. A server id is its platform's (guild or team id). */
+export interface Scope {
+  platform?: string;
+  server?: string;
+}
+
+/**
+ * The conditions a scope adds, as SQL on the cases table, on tables keyed by case_id, and on the
+ * archive's counters, with their parameters. Unscoped stats keep the covering index of migration
+ * 004; scoped ones leave the choice to SQLite (migration 007's index leads with platform, server).
+ */
+function scoped(scope: Scope) {
+  const keys = (['platform', 'server'] as const).filter((k) => scope[k] !== undefined);
+  const cond = keys.map((k) => ` AND ${k} = ?`).join('');
+  return {
+    params: keys.map((k) => scope[k]!),
+    cases: cond,
+    from: keys.length ? 'cases' : 'cases INDEXED BY cases_stats',
+    byCase: keys.length ? ` AND case_id IN (SELECT id FROM cases WHERE 1${cond})` : '',
+    archive: cond,
+  };
+}
+
 const share = (n: number, total: number) => (total ? Math.round((n / total) * 1000) / 1000 : 0);
 
 /** The median of a distribution given as (value, count) rows. */
@@ -76,25 +101,29 @@ function median(rows: { value: number; n: number }[]): number | null {
 }
 
 /** A confirmed-resolution measure's distribution over live cases and the archive. */
-function fixes(db: Db, measure: keyof typeof FIX_MEASURES, from: number): { value: number; n: number }[] {
+function fixes(db: Db, measure: keyof typeof FIX_MEASURES, from: number, scope: Scope): { value: number; n: number }[] {
+  const q = scoped(scope);
   return db
     .prepare(
-      `SELECT ${FIX_MEASURES[measure]} AS value, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ? GROUP BY value
-       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ? AND day >= ?`,
+      `SELECT ${FIX_MEASURES[measure]} AS value, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ?${q.cases} GROUP BY value
+       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ? AND day >= ?${q.archive}`,
     )
-    .all(from, measure, dayOf(from)) as { value: number; n: number }[];
+    .all(from, ...q.params, measure, dayOf(from), ...q.params) as { value: number; n: number }[];
 }
 
-export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = {}): Stats {
+export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; scope?: Scope } = {}): Stats {
   const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
   const day = dayOf(from);
+  const scope = opts.scope ?? {};
+  const q = scoped(scope);
+  const p = q.params;
   // Every query reads aggregates kept at write time (migration 004) through covering indexes, plus
   // the archive's counters of deleted cases (migration 006), whole days of them.
   const entries = db
     .prepare(
       `WITH counted (entry, category, status, resolution, n) AS (
-         SELECT entry, category, status, resolution, COUNT(*) FROM cases INDEXED BY cases_stats WHERE created_at >= ? GROUP BY entry, category, status, resolution
-         UNION ALL SELECT entry, category, status, resolution, cases FROM archived_cases WHERE day >= ?
+         SELECT entry, category, status, resolution, COUNT(*) FROM ${q.from} WHERE created_at >= ?${q.cases} GROUP BY entry, category, status, resolution
+         UNION ALL SELECT entry, category, status, resolution, cases FROM archived_cases WHERE day >= ?${q.archive}
        )
        SELECT entry, category, SUM(n) AS cases,
         SUM(n * (status = 'resolved' AND resolution = 'confirmed')) AS resolvedConfirmed,
@@ -103,24 +132,24 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
         SUM(n * (status = 'cancelled')) AS cancelled, SUM(n * (status = 'open')) AS open
        FROM counted GROUP BY entry, category ORDER BY cases DESC, entry`,
     )
-    .all(from, day) as EntryStats[];
+    .all(from, ...p, day, ...p) as EntryStats[];
 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
   // All time reads the (step, tried, moved_on) index alone; a period needs the one led by created_at.
-  const archivedSteps = 'UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ? GROUP BY step';
+  const archivedSteps = `UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ?${q.archive} GROUP BY step`;
   const perStep = (
     from > 0
-      ? db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ? GROUP BY step ${archivedSteps}`).all(from, day)
-      : db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all GROUP BY step ${archivedSteps}`).all(day)
+      ? db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ?${q.byCase} GROUP BY step ${archivedSteps}`).all(from, ...p, day, ...p)
+      : db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all WHERE 1${q.byCase} GROUP BY step ${archivedSteps}`).all(...p, day, ...p)
   ) as { step: string; reached: number; tried: number; movedOn: number }[];
   const resolvedBy = db
     .prepare(
-      `SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM cases INDEXED BY cases_stats WHERE status = 'resolved' AND created_at >= ? GROUP BY resolving_step, resolution
-       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ? GROUP BY resolving_step, resolution`,
+      `SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND created_at >= ?${q.cases} GROUP BY resolving_step, resolution
+       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ?${q.archive} GROUP BY resolving_step, resolution`,
     )
-    .all(from, day) as { step: string; resolution: string; n: number }[];
+    .all(from, ...p, day, ...p) as { step: string; resolution: string; n: number }[];
 
   const steps = new Map<string, StepStats>();
   const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0, movedOn: 0 }).get(step)!;
@@ -132,26 +161,28 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
   }
   for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
 
-  const medianSteps = median(fixes(db, 'steps', from));
-  const medianTenths = median(fixes(db, 'tenths', from));
+  const medianSteps = median(fixes(db, 'steps', from, scope));
+  const medianTenths = median(fixes(db, 'tenths', from, scope));
 
   const unrecognized = (
     db
       .prepare(
         `SELECT fingerprint, SUM(n) AS cases, MIN(entry) AS entry FROM (
-           SELECT fingerprint, COUNT(*) AS n, MIN(entry) AS entry FROM cases INDEXED BY cases_stats WHERE created_at >= ? AND recognized = 0 GROUP BY fingerprint
-           UNION ALL SELECT fingerprint, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> '' GROUP BY fingerprint
+           SELECT fingerprint, COUNT(*) AS n, MIN(entry) AS entry FROM ${q.from} WHERE created_at >= ? AND recognized = 0${q.cases} GROUP BY fingerprint
+           UNION ALL SELECT fingerprint, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> ''${q.archive} GROUP BY fingerprint
          ) GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`,
       )
-      .all(from, day) as Omit<Stats['unrecognized'][number], 'example'>[]
+      .all(from, ...p, day, ...p) as Omit<Stats['unrecognized'][number], 'example'>[]
   ).map((u) => ({
     ...u,
-    // From a case still kept, if any: the archive keeps no text.
-    example: (db.prepare("SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0 LIMIT 1").pluck().get(u.fingerprint) as string | null) ?? null,
+    // From a case still kept, if any (the archive keeps no text), and in scope: an error message never leaves its server.
+    example:
+      (db.prepare(`SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0${q.cases} LIMIT 1`).pluck().get(u.fingerprint, ...p) as string | null) ?? null,
   }));
 
   return {
     since: opts.sinceMs !== undefined ? from : null,
+    scope,
     cases: total,
     shares: {
       resolvedConfirmed: share(sum('resolvedConfirmed'), total),
@@ -166,22 +197,26 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number } = 
     medianStepsToResolution: medianSteps,
     medianMinutesToResolution: medianTenths === null ? null : Math.round(medianTenths) / 10,
     unrecognized,
-    questions: questionStats(db, from),
+    questions: questionStats(db, from, scope),
   };
 }
 
-function questionStats(db: Db, from: number): Stats['questions'] {
+function questionStats(db: Db, from: number, scope: Scope): Stats['questions'] {
   const day = dayOf(from);
-  const archived = "UNION ALL SELECT question, NULLIF(choice, ''), SUM(asked), SUM(typed) FROM archived_questions WHERE day >= ? GROUP BY question, choice";
+  const q = scoped(scope);
+  const p = q.params;
+  const archived = `UNION ALL SELECT question, NULLIF(choice, ''), SUM(asked), SUM(typed) FROM archived_questions WHERE day >= ?${q.archive} GROUP BY question, choice`;
   const rows = (
     from > 0
-      ? db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ? GROUP BY question, choice ${archived}`).all(from, day)
-      : db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all GROUP BY question, choice ${archived}`).all(day)
+      ? db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?${q.byCase} GROUP BY question, choice ${archived}`).all(from, ...p, day, ...p)
+      : db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all WHERE 1${q.byCase} GROUP BY question, choice ${archived}`).all(...p, day, ...p)
   ) as { question: Question; choice: Choice | null; n: number; typed: number }[];
   const casesAsked = db
-    .prepare('SELECT (SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?) + (SELECT COALESCE(SUM(asked), 0) FROM archived_cases WHERE day >= ?)')
+    .prepare(
+      `SELECT (SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?${q.byCase}) + (SELECT COALESCE(SUM(asked), 0) FROM archived_cases WHERE day >= ?${q.archive})`,
+    )
     .pluck()
-    .get(from, day) as number;
+    .get(from, ...p, day, ...p) as number;
   const byQuestion = (Object.keys(QUESTIONS) as Question[]).map((question): QuestionStats => {
     const mine = rows.filter((r) => r.question === question);
     const count = (choice: Choice | null) => mine.filter((r) => r.choice === choice).reduce((n, r) => n + r.n, 0);
@@ -201,7 +236,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function formatStats(s: Stats): string {
   const out: string[] = [];
-  out.push(`Cases: ${s.cases}${s.since ? ` since ${new Date(s.since).toISOString().slice(0, 10)}` : ''}`);
+  const where = [s.scope.platform, s.scope.server && `server ${s.scope.server}`].filter(Boolean).join(' ');
+  out.push(`Cases: ${s.cases}${where ? ` on ${where}` : ''}${s.since ? ` since ${new Date(s.since).toISOString().slice(0, 10)}` : ''}`);
   out.push(
     `Resolved (user confirmed) ${pct(s.shares.resolvedConfirmed)} · resolved (assumed: next log was not an OOM) ${pct(s.shares.resolvedAssumed)} · escalated ${pct(s.shares.escalated)} · abandoned ${pct(s.shares.abandoned)} · stopped ${pct(s.shares.cancelled)} · open ${pct(s.shares.open)}`,
   );

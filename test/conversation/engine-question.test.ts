@@ -23,7 +23,8 @@ function setup(path = join(mkdtempSync(join(tmpdir(), 'question-')), 'cases.db')
   const engine = new Engine({ kb, store, now: () => (clock += 1000) });
   return { path, db, store, engine };
 }
-const buttons = (messages: Message[]) => messages.flatMap((m) => m.buttons ?? []);
+// The question's choices; "Show current step" rides on every message of a case.
+const buttons = (messages: Message[]) => messages.flatMap((m) => m.buttons ?? []).filter((b) => !b.id.endsWith(':c'));
 const button = (messages: Message[], label: string | RegExp) => buttons(messages).find((b) => (typeof label === 'string' ? b.label === label : label.test(b.label)))!.id;
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
 const facts = (store: CaseStore, caseId: string) => JSON.parse(store.get(caseId)!.row.facts);

@@ -13,14 +13,14 @@ import { sample } from '../helpers/corpus.ts';
 const engine = new Engine({ kb, store: new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'log-')), 'cases.db'))) });
 
 describe('looksLikeLog', () => {
-  it('knows tracebacks, OOM lines and near-miss errors, in English and Chinese', () => {
-    for (const id of ['cf-0214', 'cf-0009', 'cf-0069', 'cf-0211']) expect(engine.looksLikeLog(sample(id).text), id).toBe(true);
-    expect(engine.looksLikeLog('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true);
-    expect(engine.looksLikeLog('跑图的时候显存不足')).toBe(true);
-    expect(engine.looksLikeLog('Killed')).toBe(true);
+  it('knows tracebacks, OOM lines and near-miss errors, in English and Chinese', async () => {
+    for (const id of ['cf-0214', 'cf-0009', 'cf-0069', 'cf-0211']) expect(await engine.looksLikeLog(sample(id).text), id).toBe(true);
+    expect(await engine.looksLikeLog('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true);
+    expect(await engine.looksLikeLog('跑图的时候显存不足')).toBe(true);
+    expect(await engine.looksLikeLog('Killed')).toBe(true);
   });
 
-  it('leaves chat alone', () => {
-    for (const chat of ['thanks, trying now', 'still getting the error', 'it worked!', 'ok 好的', 'Killed it, thanks', '']) expect(engine.looksLikeLog(chat), chat).toBe(false);
+  it('leaves chat alone', async () => {
+    for (const chat of ['thanks, trying now', 'still getting the error', 'it worked!', 'ok 好的', 'Killed it, thanks', '']) expect(await engine.looksLikeLog(chat), chat).toBe(false);
   });
 });

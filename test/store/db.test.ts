@@ -79,7 +79,7 @@ describe('the SQLite store', () => {
     expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: null, typed: 0 }]);
 
     const answered = step(opened.state, { kind: 'clarify', at: 2000, offer: 1, question: 'stage', choice: 'sampling', typed: true, node: 'KSampler', plan: sampling, actor: 'u', moderator: false });
-    store.append('k1', answered.records, answered.state!, { category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: { stage: 'sampling' } });
+    store.append('k1', answered.records, answered.state!, { diagnosis: { category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: { stage: 'sampling' } } });
     expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: 'sampling', typed: 1 }]);
     expect(store.get('k1')!.row).toMatchObject({ category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: '{"stage":"sampling"}' });
 

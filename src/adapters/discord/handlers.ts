@@ -174,7 +174,7 @@ export class Handlers {
   private async onContextMenu(i: MessageContextMenuCommandInteraction): Promise<void> {
     const target = i.targetMessage;
     const inbound = inboundOf(target);
-    if (!this.isRequestable(inbound)) {
+    if (!(await this.isRequestable(inbound))) {
       await i.reply(ephemeral(textPayload(say(D.noTraceback, langFor(i.locale, inbound.text ?? '')))));
       return;
     }
@@ -280,7 +280,7 @@ export class Handlers {
       if (this.mentionsMe(m)) return await this.onMention(m);
       const inbound = inboundOf(m);
       if (!inbound.text?.trim() && !inbound.attachments?.length) return;
-      const caseId = this.caseFor(m, inbound);
+      const caseId = await this.caseFor(m, inbound);
       if (caseId) return await this.newLog(m, caseId, inbound);
       if (this.isWatched(m.channel)) await this.maybeOffer(m, inbound.text ?? '');
     } catch (e) {
@@ -308,7 +308,7 @@ export class Handlers {
       return;
     }
     const inbound = inboundOf(target, this.client.user?.id);
-    if (target.author.id === this.client.user?.id || !this.isRequestable(inbound)) {
+    if (target.author.id === this.client.user?.id || !(await this.isRequestable(inbound))) {
       await m.reply(textPayload(say(D.noTraceback, langFor(undefined, inbound.text ?? m.content))));
       return;
     }
@@ -332,13 +332,13 @@ export class Handlers {
    * the message looks like a log (chat such as "thanks" must not count as a log, it would close
    * the case); in a channel without a thread, only when the case asked for a log.
    */
-  private caseFor(m: DiscordMessage<true>, inbound: Inbound): string | undefined {
+  private async caseFor(m: DiscordMessage<true>, inbound: Inbound): Promise<string | undefined> {
     if (m.channel.isThread()) {
       const caseId = this.store.caseInThread('discord', m.channelId);
       const state = caseId ? this.engine.state(caseId) : undefined;
       if (!caseId || state?.owner !== m.author.id) return undefined;
       const logFile = inbound.attachments?.some((a) => LOG_FILE.test(a.name)) ?? false;
-      return state.awaiting === 'log' || state.awaiting === 'question' || logFile || this.engine.looksLikeLog(inbound.text ?? '') ? caseId : undefined;
+      return state.awaiting === 'log' || state.awaiting === 'question' || logFile || (await this.engine.looksLikeLog(inbound.text ?? '')) ? caseId : undefined;
     }
     const caseId = this.engine.lastOpenCase(this.messageOrigin(m));
     const found = caseId ? this.store.get(caseId) : undefined;
@@ -364,7 +364,7 @@ export class Handlers {
 
   /** Watch mode: one quiet offer under a real OOM; silence for chat and for other errors. */
   private async maybeOffer(m: DiscordMessage<true>, text: string): Promise<void> {
-    const seen = this.engine.peek(text);
+    const seen = await this.engine.peek(text);
     if (!seen.oom || seen.confidence < WATCH_CONFIDENCE) return;
     const lang = langFor(undefined, text);
     const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(D.watchButton, lang) };
@@ -373,8 +373,8 @@ export class Handlers {
 
 
   /** What an explicit request may diagnose: attached files (read later), or error-shaped text. */
-  private isRequestable(inbound: Inbound): boolean {
-    return !!inbound.attachments?.length || this.engine.looksLikeLog(inbound.text ?? '');
+  private async isRequestable(inbound: Inbound): Promise<boolean> {
+    return !!inbound.attachments?.length || (await this.engine.looksLikeLog(inbound.text ?? ''));
   }
 
   // ---- posting a case -----------------------------------------------------------------------

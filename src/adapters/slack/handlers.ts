@@ -161,7 +161,7 @@ export class SlackHandlers {
     if (stats) return this.onStats(target, stats[1]!.trim());
     if (/^(help|帮助)$/i.test(text)) return this.ephemeral(target, note(S.usage[lang]));
     if (!text) return this.openModal(command, locale, lang);
-    if (!this.o.engine.looksLikeLog(text)) return this.ephemeral(target, note(`${S.noTraceback[lang]}\n\n${S.usage[lang]}`));
+    if (!(await this.o.engine.looksLikeLog(text))) return this.ephemeral(target, note(`${S.noTraceback[lang]}\n\n${S.usage[lang]}`));
     const messages = await this.o.engine.receive(this.origin(command.team_id, command.channel_id, user, locale), { text });
     await this.send({ ...target, note: this.askedBy(user, lang) }, messages);
   }
@@ -265,7 +265,7 @@ export class SlackHandlers {
     const locale = await this.locale(owner);
     const lang = langFor(locale, text);
     const target: Target = { channel, user: invoker, lang, respond, thread: (msg['thread_ts'] as string | undefined) ?? msg.ts };
-    if (!this.o.engine.looksLikeLog(text) && !files.length) return this.ephemeral(target, note(S.noTraceback[lang]));
+    if (!(await this.o.engine.looksLikeLog(text)) && !files.length) return this.ephemeral(target, note(S.noTraceback[lang]));
     const open = this.o.store.caseInThread('slack', target.thread!);
     const messages = await this.o.engine.receive(this.origin(s.team?.id, channel, owner, locale), { text, attachments: slackAttachments(files, this.o.files) }, open);
     this.threadNewCases(messages, target.thread!);
@@ -277,7 +277,7 @@ export class SlackHandlers {
     if (!user) return;
     const own = slackToPlain(withoutMentionOf(e.text ?? '', self.botUserId));
     const ownFiles = e.files ?? [];
-    const ownLog = this.o.engine.looksLikeLog(own) || ownFiles.length > 0;
+    const ownLog = (await this.o.engine.looksLikeLog(own)) || ownFiles.length > 0;
     const thread = e.thread_ts ?? e.ts;
     const locale = await this.locale(user);
     const lang = langFor(locale, own);
@@ -298,7 +298,7 @@ export class SlackHandlers {
     if (!source && e.thread_ts && e.thread_ts !== e.ts) {
       const parent = await this.parent(e.channel, e.thread_ts);
       const parentText = slackToPlain(parent?.text ?? '');
-      if (parent && !isOwn(parent, self) && (this.o.engine.looksLikeLog(parentText) || parent.files?.length)) {
+      if (parent && !isOwn(parent, self) && ((await this.o.engine.looksLikeLog(parentText)) || parent.files?.length)) {
         source = { text: parentText, files: parent.files ?? [], user: parent.user && !parent.bot_id ? parent.user : user };
       }
     }
@@ -319,7 +319,7 @@ export class SlackHandlers {
     if (!caseId || !state || state.owner !== e.user) return;
     const text = slackToPlain(e.text ?? '');
     const files = e.files ?? [];
-    if (!this.o.engine.looksLikeLog(text) && !files.length && state.awaiting !== 'question') return;
+    if (!(await this.o.engine.looksLikeLog(text)) && !files.length && state.awaiting !== 'question') return;
     const locale = await this.locale(e.user);
     const messages = await this.o.engine.receive(this.origin(team, e.channel, e.user, locale), { text, attachments: slackAttachments(files, this.o.files) }, caseId);
     await this.send({ channel: e.channel, thread: e.thread_ts, user: e.user, lang: state.lang }, messages);
