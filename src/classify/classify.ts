@@ -69,7 +69,10 @@ export function createJudge(kb: Kb): Judge {
 
     const strengths = held.map((f) => facts.evidence[f]?.strength ?? 0.9);
     let confidence = winner ? Math.min(1, ...strengths) : 0.4;
-    if (entry.category === 'not_oom' && !facts.primarySignature && !facts.oom) confidence = Math.min(confidence, 0.5);
+    // A not-OOM answer with no failure line to rest on is a guess, unless the kb knows the
+    // wording it rests on (an argparse refusal prints no exception, yet says exactly what failed).
+    const knownWording = entry.priority >= 0 && held.includes('signatures');
+    if (entry.category === 'not_oom' && !facts.primarySignature && !facts.oom && !knownWording) confidence = Math.min(confidence, 0.5);
     if (truncated) confidence *= 0.95;
 
     const runnersUp: Candidate[] = [

@@ -20,8 +20,6 @@ export const M = {
   plan: { en: 'Fix plan (one step at a time; check each before the next)', zh: '修复步骤（一次只做一步，确认结果后再做下一步）' },
   why: { en: 'Why', zh: '原因' },
   verify: { en: 'How to check', zh: '如何确认' },
-  portable: { en: 'Windows portable', zh: 'Windows 便携版' },
-  manual: { en: 'Manual install', zh: '手动安装' },
   skipped: { en: 'Skipped for your setup', zh: '根据你的环境跳过' },
   alreadyApplied: { en: 'already applied or useless with your setup', zh: '已在使用，或在你的环境下无效' },
   doesNotApply: { en: 'does not apply to your setup', zh: '不适用于你的环境' },
