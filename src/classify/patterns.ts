@@ -23,25 +23,88 @@ export function checkPattern(source: string): string | undefined {
   }
 }
 
+/** Escapes that stand for one fixed character (everything else after a backslash is a class or an anchor). */
+const LITERAL_ESCAPE = /^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/;
+
 /**
- * Many kb patterns over the lines of a paste: a test of each over the whole text tells which
- * occur at all (most occur nowhere), then each of those few finds its lines. Case-insensitive;
- * `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8. (RE2's own Set was tried:
- * with this many patterns its automaton outgrows its memory budget and runs 4x slower.)
+ * Literal text that every match of a pattern must contain (lower-cased), one per top-level
+ * alternative, or undefined when some alternative has none worth looking for. Read from the
+ * pattern's own structure, conservatively: a quantified atom, a group or a class ends a run.
+ */
+export function requiredLiterals(source: string): string[] | undefined {
+  const branches: string[][] = [[]];
+  let run = '';
+  let depth = 0;
+  const close = () => {
+    if (run) branches[branches.length - 1]!.push(run);
+    run = '';
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let atom: string | undefined;
+    if (c === '\\') {
+      const e = source[++i] ?? '';
+      if (e === 't') atom = '\t';
+      else if (LITERAL_ESCAPE.test(e)) atom = e;
+    } else if (c === '[') {
+      // A class: skip to its end (a `]` right after `[` or `[^` belongs to it).
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')') {
+      depth--;
+    } else if (c === '|' && depth === 0) {
+      close();
+      branches.push([]);
+      continue;
+    } else if (!'^$.*+?{'.includes(c)) {
+      atom = c;
+    }
+    const next = source[i + 1];
+    const optional = next === '?' || next === '*' || (next === '{' && /^\{0,/.test(source.slice(i + 1)));
+    const repeated = optional || next === '+' || next === '{';
+    if (atom !== undefined && depth === 0 && !optional) run += atom.toLowerCase();
+    if (atom === undefined || depth > 0 || repeated) close();
+    if (next === '{') i = source.indexOf('}', i + 1);
+  }
+  close();
+  const best = branches.map((b) => b.sort((a, b) => b.length - a.length)[0]);
+  // Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe.
+  return best.every((l) => l && l.length >= 3 && /^[\x20-\x7e\t\u3000-\u9fff\uff00-\uffef]+$/.test(l)) ? (best as string[]) : undefined;
+}
+
+/**
+ * Many kb patterns over the lines of a paste. A pattern's required literal, looked for in the
+ * lower-cased text first (a plain substring search), spares RE2 most patterns: few occur in any
+ * one paste. Those that may, RE2 tests over the whole text and then walks line by line.
+ * Case-insensitive; `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8.
+ * (RE2's own Set was tried: with this many patterns its automaton outgrows its memory budget
+ * and runs 4x slower.)
  */
 export class PatternSet {
   private readonly each: RE2[];
+  private readonly literals: (string[] | undefined)[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map((p) => new RE2(p, 'gimu'));
+    this.literals = sources.map(requiredLiterals);
   }
 
   /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const text = Buffer.from(lines.join('\n'), 'utf8');
-    const found = this.each.flatMap((re, i) => {
+    const joined = lines.join('\n');
+    const lower = joined.toLowerCase();
+    const candidates = this.each.flatMap((_, i) => (this.literals[i]?.every((l) => !lower.includes(l)) ? [] : [i]));
+    if (!candidates.length) return;
+    const text = Buffer.from(joined, 'utf8');
+    const found = candidates.filter((i) => {
+      const re = this.each[i]!;
       re.lastIndex = 0;
-      return re.test(text) ? [i] : [];
+      return re.test(text);
     });
     if (!found.length) return;
     const starts: number[] = [];
