@@ -1,24 +1,25 @@
-// OCR bench: seconds per screenshot through the real worker pool (rendered console screenshots of
-// corpus pastes, light and dark), throughput with every worker busy, and the memory the workers
-// take. The baseline measured in the same run is preparing the same image (decode, greyscale,
+// OCR bench: seconds per screenshot through the real worker pool (corpus pastes rendered in every
+// screenshot style the tests use: consoles, a Discord code block, a phone chat, ComfyUI's dialog),
+// throughput with every worker busy, and the memory the workers take. The baseline measured in the same run is preparing the same image (decode, greyscale,
 // upscale, re-encode), so the ratio says how much of a screenshot's cost is recognition itself.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareForOcr } from '../src/ingest/image.ts';
 import { OcrPool } from '../src/ingest/ocr.ts';
-import { renderScreenshot } from '../test/helpers/screenshot.ts';
+import { renderScreenshot, STYLES } from '../test/helpers/screenshot.ts';
 import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, percentile, round, table } from './lib/measure.ts';
 
 const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'corpus-dev.jsonl');
-const SHOTS = 16;
+const SHOTS = 18;
 /** A screenshot must be answered while a chat user still waits. */
 const TARGET_MEDIAN_MS = 5000;
 
 export async function benchOcr(): Promise<BenchResult> {
   const samples = readFileSync(CORPUS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; category: string });
   const texts = samples.filter((s) => s.category !== 'ambiguous').slice(0, SHOTS).map((s) => s.text);
-  const shots = texts.map((t, i) => renderScreenshot(t, { theme: i % 2 ? 'dark' : 'light', scale: i % 4 < 2 ? 1 : 1.5 }));
+  const styles = Object.values(STYLES);
+  const shots = texts.map((t, i) => renderScreenshot(t, styles[i % styles.length]!).image);
 
   const prepMs: number[] = [];
   const prepared: Buffer[] = [];
@@ -50,7 +51,7 @@ export async function benchOcr(): Promise<BenchResult> {
 
   const perShot = median(oneMs);
   const ratio = perShot / median(prepMs);
-  console.log(`\nocr — ${prepared.length} rendered corpus screenshots (light/dark, 100%/150%), pool of ${pool.size} workers`);
+  console.log(`\nocr — ${prepared.length} rendered corpus screenshots (${styles.length} styles), pool of ${pool.size} workers`);
   console.log(
     table(
       ['', 'value'],

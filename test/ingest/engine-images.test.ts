@@ -11,7 +11,7 @@ import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
-import { renderScreenshot } from '../helpers/screenshot.ts';
+import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
 const ocr = new OcrPool();
 afterAll(() => ocr.close());
@@ -27,17 +27,46 @@ function engine() {
 describe('screenshots and files', () => {
   it('diagnoses a dark console screenshot and opens a case', { timeout: 60_000 }, async () => {
     const { engine: e, db } = engine();
-    const out = await e.receive(user, { attachments: [file('error.png', renderScreenshot(sample('cf-0009').text, { theme: 'dark', scale: 1 }), 'image/png')] });
+    const out = await e.receive(user, { attachments: [file('error.png', renderScreenshot(sample('cf-0009').text, consoleStyle('dark', 1)).image, 'image/png')] });
     expect(out[0]!.caseId).toBeTruthy();
     expect(db.prepare('SELECT category FROM cases').pluck().get()).toBe('oom_gpu_vae');
   });
 
   it('shows what it read and asks for the text when the match is weak, opening no case', { timeout: 60_000 }, async () => {
     const { engine: e, db } = engine();
-    const out = await e.receive(user, { attachments: [file('photo.png', renderScreenshot('my cat sleeping on the keyboard\nlovely afternoon', { theme: 'light', scale: 1 }))] });
+    const out = await e.receive(user, { attachments: [file('photo.png', renderScreenshot('my cat sleeping on the keyboard\nlovely afternoon', consoleStyle('light', 1)).image)] });
     expect(text(out)).toMatch(/I read this from your screenshot/);
     expect(text(out)).toMatch(/cat sleeping/);
     expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+  });
+
+  it('asks for the text of a screenshot that shows no error line, in any style, rather than guess', { timeout: 120_000 }, async () => {
+    const banner = [
+      '** ComfyUI startup time: 2025-03-14 21:04:33.412',
+      '** Platform: Windows',
+      '** Python version: 3.12.9 (tags/v3.12.9:fdb8142, Feb  4 2025, 15:27:58) [MSC v.1942 64 bit (AMD64)]',
+      '** ComfyUI Path: D:\\ComfyUI_windows_portable\\ComfyUI',
+      'Checkpoint files will always be loaded safely.',
+      'Total VRAM 12282 MB, total RAM 32607 MB',
+      'pytorch version: 2.6.0+cu126',
+      'Set vram state to: NORMAL_VRAM',
+      'Device: cuda:0 NVIDIA GeForce RTX 4070 : cudaMallocAsync',
+      'Using pytorch attention',
+      'ComfyUI version: 0.3.26',
+      'Import times for custom nodes:',
+      '   0.0 seconds: D:\\ComfyUI_windows_portable\\ComfyUI\\custom_nodes\\websocket_image_save.py',
+      'Starting server',
+      '',
+      'To see the GUI go to: http://127.0.0.1:8188',
+    ].join('\n');
+    const chat = 'anyone else getting really slow renders with flux on a 3060 since the last update? it takes about four minutes per image now and the fans go crazy';
+    const shots = [renderScreenshot(banner, STYLES.windows), renderScreenshot(banner, STYLES.discord), renderScreenshot(chat, STYLES.phone)];
+    for (const [i, shot] of shots.entries()) {
+      const { engine: e, db } = engine();
+      const out = await e.receive(user, { attachments: [file(`shot${i}.${i ? 'jpg' : 'png'}`, shot.image)] });
+      expect(text(out)).toMatch(/I read this from your screenshot/);
+      expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+    }
   });
 
   it('limits screenshots per user per minute, with a clear message', async () => {
