@@ -2,7 +2,7 @@
 // checked against the limits before it is read, and every refusal is reported, never thrown.
 import { decodeText } from './decode.ts';
 import { IMAGE_LIMITS, prepareForOcr } from './image.ts';
-import { OcrTimeout, type Ocr } from './ocr.ts';
+import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
 
 export interface Attachment {
   name: string;
@@ -31,8 +31,8 @@ export type IngestProblem = {
 export interface Ingested {
   text: string;
   problems: IngestProblem[];
-  /** What OCR read from screenshots, with Tesseract's confidence (0..100). */
-  ocr: { file: string; text: string; confidence: number }[];
+  /** What OCR read from screenshots, with Tesseract's confidence (0..100) and the time it took. */
+  ocr: { file: string; text: string; confidence: number; ms: number }[];
   /** True when some of the text was typed or came from a text file (not only OCR). */
   hasTypedText: boolean;
 }
@@ -46,7 +46,7 @@ export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
   return 'other';
 }
 
-async function readImage(a: Attachment, ocr: Ocr): Promise<{ text: string; confidence: number } | IngestProblem['kind']> {
+async function readImage(a: Attachment, ocr: Ocr): Promise<OcrResult | IngestProblem['kind']> {
   const buf = await a.read();
   const prepared = await prepareForOcr(buf);
   if (!prepared.ok) return prepared.reason === 'not_an_image' ? 'unsupported' : prepared.reason;

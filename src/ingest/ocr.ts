@@ -7,8 +7,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
+import { rebuildText } from './ocr-text.ts';
 
 export interface OcrResult {
+  /** What the screenshot shows, with lines the window wrapped put back together (see ocr-text.ts). */
   text: string;
   /** Tesseract's mean word confidence, 0..100. */
   confidence: number;
@@ -113,10 +115,13 @@ export class OcrPool implements Ocr {
       timer = setTimeout(() => reject(new OcrTimeout(`OCR took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
     });
     try {
-      const { data } = await Promise.race([scheduler.addJob('recognize', png), timeout]);
+      const { data } = await Promise.race([scheduler.addJob('recognize', png, {}, { blocks: true }), timeout]);
       // chi_sim puts spaces between Han characters; they carry no meaning for matching.
-      const text = data.text.replace(/([\u4e00-\u9fff])\s(?=[\u4e00-\u9fff])/g, '$1');
-      return { text, confidence: data.confidence, ms: performance.now() - t0 };
+      const han = (t: string) => t.replace(/([\u4e00-\u9fff])\s(?=[\u4e00-\u9fff])/g, '$1');
+      const lines = (data.blocks ?? []).flatMap((b) =>
+        b.paragraphs.flatMap((p) => p.lines.map((l) => ({ text: han(l.text).trimEnd(), left: l.bbox.x0, right: l.bbox.x1, top: l.bbox.y0, bottom: l.bbox.y1 }))),
+      );
+      return { text: rebuildText(lines), confidence: data.confidence, ms: performance.now() - t0 };
     } catch (e) {
       if (e instanceof OcrTimeout) {
         // The stuck job cannot be cancelled: drop these workers and start fresh next time.

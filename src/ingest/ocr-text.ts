@@ -1,0 +1,125 @@
+// OCR gives a screenshot back one screen line at a time, but consoles, phones and chat apps cut
+// long lines at the edge of the window, often mid-word (`torch.OutOfMemoryErr` / `or: CUDA ...`),
+// which hides the very words the classifier looks for. Where each line sits on the screen says
+// which breaks were made by the window: those are undone, every other line stays as it was.
+
+/** One line as OCR read it, with its box in image pixels. */
+export interface OcrLine {
+  text: string;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * Lines that begin something new in a log, so a break before them is the log's own even when the
+ * line above reaches the edge: stack frames, tracebacks, timestamps, bracketed tags, exception
+ * classes, shell prompts, ComfyUI's error markers and report fields, its progress and model lines.
+ * OCR's usual misreadings are allowed for (curly quotes, `Fi1e`).
+ */
+const NEW_LOG_LINE = new RegExp(
+  '^(?:' +
+    [
+      String.raw`Fi[l1I]e\s*["“”'‘’]`,
+      String.raw`Traceback\b`,
+      String.raw`\d{4}[-/.]\d{1,2}[-/.]\d{1,2}`,
+      String.raw`\d{1,2}:\d{2}:\d{2}`,
+      String.raw`\[`,
+      String.raw`(?:[a-z_]\w*\.)*[A-Z]\w*[a-z](?:Error|Exception|Warning)(?::|$)`,
+      String.raw`(?:>>>|\$\s|PS [A-Z]:|[A-Z]:\\[^>\s]*>|\(\w[\w.-]*\)\s|\w[\w.-]*@[\w.-]+:)`,
+      String.raw`(?:!!!\s*Exception|#|-\s+[*#]|\x60{3})`,
+      String.raw`\d{1,3}%\s*\|`,
+      String.raw`(?:got prompt|Prompt executed|Requested to load|Loading \d+ new models?|loaded (?:completely|partially)|model_type|Using \w+ attention|Total VRAM|Device:|Killed)\b`,
+    ].join('|') +
+    ')',
+);
+
+/** How close to the edge, in characters, a line cut anywhere ends (a wide glyph did not fit). */
+const FLUSH = 2.5;
+
+/** Line ends after which a cut most likely took a space: punctuation and short function words. */
+const SPACE_BEFORE = /(?:[,;]|(?:^|\s)(?:a|an|and|at|by|for|from|has|in|is|of|on|or|the|to|was|with))$/i;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+
+interface Block {
+  /** The right edge long lines are cut at. */
+  edge: number;
+  margin: number;
+  charWidth: number;
+  lineHeight: number;
+  /** Every character as wide as the next: a console's font. */
+  monospace: boolean;
+}
+
+/**
+ * The screen's text as it was pasted: window-made breaks undone and indentation put back (OCR drops
+ * leading spaces, and a traceback's code lines are told from its frames by them). A break is the
+ * window's when the line above reaches the wrap edge (flush with it, or too close for the next
+ * line's first word to have fitted), the next line starts at the left margin (a log's own
+ * continuation lines are indented) right below it, and does not begin a log line of its own. A
+ * text is taken as wrapped only when at least two lines end flush with the same edge and go on at
+ * the margin: a log whose longest lines merely happen to be alike is returned line for line.
+ */
+export function rebuildText(lines: OcrLine[]): string {
+  const read = lines.filter((l) => l.text.trim());
+  const block = measure(read);
+  if (!block) return read.map((l) => l.text.trim()).join('\n');
+  const room = (i: number) => block.edge - read[i]!.right;
+  const candidates = read.map((line, i) => i > 0 && wrappedBefore(read[i - 1]!, line, block));
+  const flush = candidates.map((c, i) => c && room(i - 1) <= FLUSH * block.charWidth);
+  const wrapped = flush.filter(Boolean).length >= 2;
+  // Consoles and phones cut anywhere, so their cut lines end flush with the edge; browsers cut at
+  // a space, leaving up to a word's room. Both cut runs of carets and table rules anywhere.
+  const words = (l: OcrLine) => /[A-Za-z]{2}/.test(l.text);
+  const votes = read.flatMap((line, i) => (candidates[i] && words(line) && words(read[i - 1]!) ? [flush[i]] : []));
+  const anywhere = votes.filter(Boolean).length >= 0.7 * votes.length;
+  const breaks = wrapped ? (anywhere ? flush : candidates) : [];
+  const out: string[] = [];
+  for (const [i, line] of read.entries()) {
+    const text = line.text.trim();
+    const indent = Math.max(0, Math.round((line.left - block.margin) / block.charWidth));
+    if (!breaks[i]) {
+      out.push(' '.repeat(indent) + text);
+      continue;
+    }
+    // Where the cut took a space the rest starts one space in, or the line ends short of the edge:
+    // by a space's width in a monospace console, by up to a word in a browser. In a proportional
+    // font cut anywhere a glyph's width is unknown; a cut after a comma or a short word most
+    // likely took a space.
+    const endsShort = (block.monospace || !anywhere) && room(i - 1) > 0.5 * block.charWidth;
+    const spaced = indent > 0 || endsShort || (anywhere && SPACE_BEFORE.test(out.at(-1)!));
+    out[out.length - 1] += (spaced ? ' ' : '') + text;
+  }
+  return out.join('\n');
+}
+
+function measure(read: OcrLine[]): Block | undefined {
+  const sized = read.filter((l) => l.text.trim().length >= 4);
+  if (sized.length < 2) return undefined;
+  const widths = sized.map((l) => (l.right - l.left) / l.text.trim().length).sort((a, b) => a - b);
+  const charWidth = median(widths);
+  // Measured on OCR of rendered screenshots: a monospace font's lines spread by about 1% in width
+  // per character, a proportional font's by 3-13% (interquartile range over the median).
+  const monospace = (widths[Math.floor(widths.length * 0.75)]! - widths[Math.floor(widths.length * 0.25)]!) / charWidth < 0.02;
+  // Nothing crosses a wrap edge: it is the rightmost line's end.
+  const edge = Math.max(...sized.map((l) => l.right));
+  // The text's left edge is where at least two lines start: a lone line further left is chrome
+  // (a phone's clock, a sender's name, a window title).
+  const lefts = sized.map((l) => l.left).sort((a, b) => a - b);
+  const margin = lefts.find((x, i) => i + 1 < lefts.length && lefts[i + 1]! - x <= charWidth / 2) ?? lefts[0]!;
+  return { edge, margin, charWidth, lineHeight: median(sized.map((l) => l.bottom - l.top)), monospace };
+}
+
+function wrappedBefore(prev: OcrLine, line: OcrLine, b: Block): boolean {
+  const text = line.text.trim();
+  // The next line's first word, with the space before it, measured on the screen.
+  const firstWord = ((line.right - line.left) * text.split(/\s/, 1)[0]!.length) / text.length + b.charWidth;
+  return (
+    b.edge - prev.right < Math.max(FLUSH * b.charWidth, firstWord) &&
+    line.left - b.margin < 1.5 * b.charWidth &&
+    line.top - prev.bottom < 0.8 * b.lineHeight &&
+    !NEW_LOG_LINE.test(text)
+  );
+}

@@ -1,0 +1,107 @@
+// Rebuilding a screenshot's text from OCR's lines: window-made breaks undone, the log's own breaks
+// and indentation kept. Geometry is given as OCR reports it (line boxes in pixels); the corpus
+// checks lay real pastes out with the screenshot renderer, without OCR.
+import { describe, expect, it } from 'vitest';
+import { rebuildText, type OcrLine } from '../../src/ingest/ocr-text.ts';
+import { corpus } from '../helpers/corpus.ts';
+import { layoutScreenshot, STYLES, type ShotStyle } from '../helpers/screenshot.ts';
+
+const CHAR = 9;
+const LINE = 18;
+
+/** A monospace screen: each line's box from its characters, 9 px each, 18 px apart. */
+const screen = (lines: string[]): OcrLine[] =>
+  lines.map((l, i) => ({
+    text: l.trim(),
+    left: 10 + CHAR * (l.length - l.trimStart().length),
+    right: 10 + CHAR * l.trimEnd().length,
+    top: LINE * i,
+    bottom: LINE * i + 13,
+  }));
+
+/** A console `columns` wide: every longer line cut there, mid-word or not. */
+const cutAt = (text: string, columns: number): string[] => text.split('\n').flatMap((l) => l.match(new RegExp(`.{1,${columns}}`, 'g')) ?? ['']);
+
+describe('rebuilding OCR text', () => {
+  it("joins an exception line a phone cut mid-word ('torch.OutOfMemoryErr' / 'or: CUDA out of memory')", () => {
+    const log = [
+      'Requested to load WAN21',
+      'loaded partially 5632.4 5631.9 0',
+      '!!! Exception during processing !!! torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.53 GiB. GPU 0 has a total capacity of 7.99 GiB of which 0 bytes is free.',
+    ].join('\n');
+    const shown = cutAt(log, 56);
+    expect(shown).toContain('!!! Exception during processing !!! torch.OutOfMemoryErr');
+    expect(shown).toContainEqual(expect.stringMatching(/^or: CUDA out of memory/));
+    expect(rebuildText(screen(shown))).toBe(log);
+  });
+
+  it('joins a stack frame cut after "line 12, in", keeping the space and the indentation', () => {
+    const frame = '  File "D:\\ComfyUI_windows_portable\\ComfyUI\\nodes.py", line 12, in ';
+    const log = [
+      'Traceback (most recent call last):',
+      `${frame}common_ksampler`,
+      '    samples = comfy.sample.sample(model, noise, steps, cfg, sampler_name, scheduler, positive, negative, latent_image)',
+      'torch.OutOfMemoryError: Allocation on device',
+    ].join('\n');
+    const shown = cutAt(log, frame.length);
+    expect(shown).toContain(frame);
+    expect(shown).toContain('common_ksampler');
+    expect(rebuildText(screen(shown))).toBe(log);
+  });
+
+  it('leaves a console log of short lines as it is', () => {
+    const log = [
+      'Total VRAM 8188 MB, total RAM 32603 MB',
+      'pytorch version: 2.5.1+cu124',
+      'Set vram state to: NORMAL_VRAM',
+      'Device: cuda:0 NVIDIA GeForce RTX 4060 Laptop GPU : cudaMallocAsync',
+      'Using pytorch attention',
+      'got prompt',
+      'model weight dtype torch.float16, manual cast: None',
+      'model_type EPS',
+      'Requested to load SDXLClipModel',
+      'loaded completely 0.0 1560.802734375 True',
+      'Prompt executed in 12.31 seconds',
+    ].join('\n');
+    expect(rebuildText(screen(log.split('\n')))).toBe(log);
+  });
+
+  it('does not glue a line flush with the edge to one that starts a log line', () => {
+    const starts = ['File "x.py", line 1, in f', 'Traceback (most recent call last):', '2024-12-16 17:10:56,767 - root - ERROR', '[ComfyUI-Manager] fetch', 'RuntimeError: boom', 'torch.OutOfMemoryError: Allocation on device'];
+    for (const next of starts) {
+      const lines = ['x'.repeat(50), next, 'y'.repeat(50), next];
+      expect(rebuildText(screen(lines))).toBe(lines.join('\n'));
+    }
+  });
+
+  it('reads proportional lines by where they end on screen, not by their length in characters', () => {
+    // A phone in DejaVu Sans: narrow glyphs fit more characters on a full line.
+    const lines: OcrLine[] = [
+      { text: 'Allocation on device 0 would exceed allow', left: 32, right: 498, top: 0, bottom: 20 },
+      { text: 'ed memory. (out of memory) Currently alloca', left: 32, right: 501, top: 29, bottom: 49 },
+      { text: 'ted : 4.58 GiB', left: 32, right: 181, top: 58, bottom: 78 },
+      { text: 'Requested : 256.00 MiB', left: 32, right: 268, top: 87, bottom: 107 },
+    ];
+    expect(rebuildText(lines)).toBe(['Allocation on device 0 would exceed allowed memory. (out of memory) Currently allocated : 4.58 GiB', 'Requested : 256.00 MiB'].join('\n'));
+  });
+});
+
+describe('rebuilding the corpus laid out as screenshots (no OCR)', () => {
+  const squash = (t: string) => t.split('\n').map((l) => l.replace(/\s+/g, '')).filter(Boolean);
+  const rebuilt = (style: ShotStyle) =>
+    corpus.filter((s) => {
+      const shot = layoutScreenshot(s.text, style);
+      const got = squash(rebuildText(shot.lines)).filter((l) => l !== squash(style.header?.text ?? '')[0]);
+      return got.join('\n') === squash(shot.shown).join('\n');
+    }).length / corpus.length;
+
+  it('returns pastes shown in a window wide enough for every line line for line', () => {
+    // The few others are pastes a console had already wrapped before they were copied.
+    expect(rebuilt({ ...STYLES.windows, wrapWidth: 100_000, maxLines: 1000 })).toBeGreaterThan(0.97);
+    expect(rebuilt({ ...STYLES.phone, wrapWidth: 100_000, maxLines: 1000 })).toBeGreaterThan(0.97);
+  });
+
+  it('puts back the lines a phone cut mid-word in most pastes', () => {
+    expect(rebuilt(STYLES.phone)).toBeGreaterThan(0.8);
+  });
+});
