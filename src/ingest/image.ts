@@ -1,15 +1,21 @@
 // Screenshots before OCR: their size read from the header (so a decompression bomb is refused
-// before it is decoded), then greyscale, dark themes inverted and small text upscaled, which is
-// what Tesseract reads best.
+// before it is decoded), then greyscale with dark themes inverted, the text brought to the height
+// Tesseract reads best, and the contrast stretched so thin strokes (underscores, dots) survive.
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 
 export const IMAGE_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
-  /** Narrower screenshots are upscaled: console text is often 11–13 px high. */
-  upscaleBelowWidth: 1600,
   maxWidth: 4000,
 };
+
+/**
+ * Height in pixels of a line of text (ascenders to descenders) after scaling. Measured on renders
+ * of consoles, Discord, a phone chat and ComfyUI's dialog: at 20 px underscores and dots are lost,
+ * above 30 px only the time grows. Console text is often 11-13 px, a phone's 30-50 px.
+ */
+const TEXT_HEIGHT = 26;
+const SCALE = { min: 0.5, max: 3 };
 
 export interface ImageSize {
   format: 'png' | 'jpeg' | 'webp';
@@ -46,7 +52,9 @@ export function imageSize(buf: Buffer): ImageSize | undefined {
   return undefined;
 }
 
-export type Prepared = { ok: true; png: Buffer; size: ImageSize; scale: number; inverted: boolean } | { ok: false; reason: 'too_big' | 'too_many_pixels' | 'not_an_image' };
+export type Prepared =
+  | { ok: true; png: Buffer; size: ImageSize; scale: number; inverted: boolean; textHeight?: number }
+  | { ok: false; reason: 'too_big' | 'too_many_pixels' | 'not_an_image' };
 
 export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   if (buf.length > IMAGE_LIMITS.maxBytes) return { ok: false, reason: 'too_big' };
@@ -59,15 +67,30 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   } catch {
     return { ok: false, reason: 'not_an_image' };
   }
-  const scale = size.width < IMAGE_LIMITS.upscaleBelowWidth ? Math.min(2, IMAGE_LIMITS.maxWidth / size.width) : 1;
-  const w = Math.round(size.width * scale);
-  const h = Math.round(size.height * scale);
+  const { width, height } = size;
+  const native = createCanvas(width, height);
+  const g = native.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const pixels = g.getImageData(0, 0, width, height);
+  const inverted = toGrey(pixels.data);
+  g.putImageData(pixels, 0, 0);
+  const textHeight = measureTextHeight(pixels.data, width, height);
+  const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
+  const scale = Math.min(fit, IMAGE_LIMITS.maxWidth / width);
+  const w = Math.round(width * scale);
+  const h = Math.round(height * scale);
   const canvas = createCanvas(w, h);
-  const g = canvas.getContext('2d');
-  g.imageSmoothingQuality = 'high';
-  g.drawImage(img, 0, 0, w, h);
-  const pixels = g.getImageData(0, 0, w, h);
-  const d = pixels.data;
+  const out = canvas.getContext('2d');
+  out.imageSmoothingQuality = 'high';
+  out.drawImage(native, 0, 0, w, h);
+  const scaled = out.getImageData(0, 0, w, h);
+  stretchContrast(scaled.data);
+  out.putImageData(scaled, 0, 0);
+  return { ok: true, png: canvas.toBuffer('image/png'), size, scale, inverted, ...(textHeight ? { textHeight } : {}) };
+}
+
+/** RGBA to grey in place, inverted when the image is mostly dark; says whether it inverted. */
+function toGrey(d: Uint8ClampedArray): boolean {
   let sum = 0;
   for (let i = 0; i < d.length; i += 4) {
     const y = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
@@ -77,6 +100,62 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   // ComfyUI's console and its error dialog are dark: Tesseract prefers dark text on light.
   const inverted = sum / (d.length / 4) < 110;
   if (inverted) for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = 255 - d[i]!;
-  g.putImageData(pixels, 0, 0);
-  return { ok: true, png: canvas.toBuffer('image/png'), size, scale, inverted };
+  return inverted;
+}
+
+/** Otsu's threshold of a grey RGBA image, with the mean grey of the ink below it and the paper above. */
+function otsu(d: Uint8ClampedArray): { threshold: number; ink: number; paper: number } {
+  const hist = new Array<number>(256).fill(0);
+  for (let i = 0; i < d.length; i += 4) hist[d[i]!]!++;
+  const total = d.length / 4;
+  let sum = 0;
+  for (let v = 0; v < 256; v++) sum += v * hist[v]!;
+  let best = -1;
+  let found = { threshold: 127, ink: 0, paper: 255 };
+  let below = 0;
+  let belowSum = 0;
+  for (let v = 0; v < 255; v++) {
+    below += hist[v]!;
+    belowSum += v * hist[v]!;
+    if (!below || below === total) continue;
+    const ink = belowSum / below;
+    const paper = (sum - belowSum) / (total - below);
+    const between = below * (total - below) * (paper - ink) ** 2;
+    if (between > best) {
+      best = between;
+      found = { threshold: v, ink, paper };
+    }
+  }
+  return found;
+}
+
+/** The median height of the bands of rows holding ink: the height of a line of text. */
+function measureTextHeight(d: Uint8ClampedArray, width: number, height: number): number | undefined {
+  const { threshold } = otsu(d);
+  const bands: number[] = [];
+  let band = 0;
+  for (let y = 0; y <= height; y++) {
+    let ink = false;
+    for (let x = 0, i = y * width * 4; y < height && x < width && !ink; x++, i += 4) ink = d[i]! <= threshold;
+    if (ink) band++;
+    else if (band) {
+      // Thinner bands are rules, underlines and noise, not text.
+      if (band >= 4) bands.push(band);
+      band = 0;
+    }
+  }
+  return bands.sort((a, b) => a - b)[bands.length >> 1];
+}
+
+/**
+ * Ink to black and paper to white, darkening the greys between (gamma 2): antialiased thin
+ * strokes fade to near paper when text is small, and Tesseract's own threshold then drops them.
+ */
+function stretchContrast(d: Uint8ClampedArray): void {
+  const { ink, paper } = otsu(d);
+  if (paper - ink < 1) return;
+  for (let i = 0; i < d.length; i += 4) {
+    const n = Math.min(1, Math.max(0, (d[i]! - ink) / (paper - ink)));
+    d[i] = d[i + 1] = d[i + 2] = 255 * n * n;
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../src/ingest/decode.ts';
 import { imageSize, prepareForOcr } from '../../src/ingest/image.ts';
-import { renderScreenshot } from '../helpers/screenshot.ts';
+import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
 const log = 'torch.OutOfMemoryError: 页面文件太小 (os error 1455)';
 
@@ -29,7 +29,7 @@ describe('decoding attached logs', () => {
 
 describe('screenshots before OCR', () => {
   it('reads the size from PNG headers and refuses non-images and pixel bombs before decoding', async () => {
-    const png = renderScreenshot('CUDA out of memory', { theme: 'dark', scale: 1 });
+    const png = renderScreenshot('CUDA out of memory', consoleStyle('dark', 1)).image;
     expect(imageSize(png)).toMatchObject({ format: 'png' });
     expect(await prepareForOcr(Buffer.from('not an image at all'))).toEqual({ ok: false, reason: 'not_an_image' });
     const bomb = Buffer.from(png);
@@ -38,10 +38,16 @@ describe('screenshots before OCR', () => {
     expect(await prepareForOcr(bomb)).toEqual({ ok: false, reason: 'too_many_pixels' });
   });
 
-  it('inverts dark consoles and upscales small screenshots', async () => {
-    const dark = await prepareForOcr(renderScreenshot('Allocation on device', { theme: 'dark', scale: 1 }));
-    const light = await prepareForOcr(renderScreenshot('Allocation on device', { theme: 'light', scale: 1 }));
-    expect(dark).toMatchObject({ ok: true, inverted: true, scale: 2 });
+  it('inverts dark themes and brings text to the height Tesseract reads best', async () => {
+    const dark = await prepareForOcr(renderScreenshot('Allocation on device', consoleStyle('dark', 1)).image);
+    const light = await prepareForOcr(renderScreenshot('Allocation on device', consoleStyle('light', 1)).image);
+    const discord = await prepareForOcr(renderScreenshot('Allocation on device', STYLES.discord).image);
+    const large = await prepareForOcr(renderScreenshot('Allocation on device', { ...STYLES.phone, size: 64, wrapWidth: 1400 }).image);
+    expect(dark).toMatchObject({ ok: true, inverted: true });
     expect(light).toMatchObject({ ok: true, inverted: false });
+    expect(discord).toMatchObject({ ok: true, inverted: true });
+    // 12 px console text is upscaled about twofold; a phone's large text is scaled down, which is faster to read.
+    expect(dark.ok ? dark.scale : 0).toBeGreaterThan(1.6);
+    expect(large.ok ? large.scale : 1).toBeLessThan(1);
   });
 });
