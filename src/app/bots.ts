@@ -43,36 +43,32 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
   try {
     await sweepIdle(engine, store, adapters);
     store.expire(config.retentionDays);
+    store.prune(Date.now(), 86_400_000);
   } catch (e) {
     process.stderr.write(`comfyoom: housekeeping failed, will retry: ${(storeProblem(e, config.db) ?? (e as Error)).message}\n`);
   }
 }
 
+/**
+ * Starts every configured platform. One that fails to start (a wrong token, an intent Discord
+ * refuses, no network) is reported and left out; the others run. Exit code 1 only when none did.
+ */
 export async function runBots(config: Config): Promise<number> {
   const app = openApp(config, { pool: true });
   app.store.expire(config.retentionDays);
-  const running: RunningAdapter[] = [];
-  const connect = async (name: string, start: () => Promise<RunningAdapter>) => {
-    try {
-      running.push(await start());
-    } catch (e) {
-      // A wrong token or no network: say which platform and why, and leave nothing half-started.
-      process.stderr.write(`comfyoom: could not connect to ${name}: ${(e as Error).message}\n`);
-      for (const r of running) await r.stop().catch(() => undefined);
-      app.close();
-      return false;
-    }
-    return true;
-  };
+  const starts: [string, () => Promise<RunningAdapter>][] = [];
   if (config.discord) {
     const discord = config.discord;
-    const { startDiscord } = await import('../adapters/discord/bot.ts');
-    if (!(await connect('Discord', () => startDiscord({ config: discord, engine: app.engine, store: app.store })))) return 1;
+    starts.push(['Discord', async () => (await import('../adapters/discord/bot.ts')).startDiscord({ config: discord, engine: app.engine })]);
   }
   if (config.slack) {
     const slack = config.slack;
-    const { startSlack } = await import('../adapters/slack/bot.ts');
-    if (!(await connect('Slack', () => startSlack({ config: slack, engine: app.engine, store: app.store })))) return 1;
+    starts.push(['Slack', async () => (await import('../adapters/slack/bot.ts')).startSlack({ config: slack, engine: app.engine })]);
+  }
+  const running = await startAll(starts);
+  if (!running.length) {
+    app.close();
+    return 1;
   }
   const sweeper = setInterval(() => void housekeep(app.engine, app.store, running, config), 10 * 60_000);
   process.stdout.write(`comfyoom: connected (${running.map((r) => r.platform).join(', ')})\n`);
@@ -84,4 +80,19 @@ export async function runBots(config: Config): Promise<number> {
   for (const r of running) await r.stop();
   app.close();
   return 0;
+}
+
+/** Starts the platforms side by side; each failure is told by name and leaves the others running. */
+export async function startAll(starts: [string, () => Promise<RunningAdapter>][], log = (line: string) => process.stderr.write(line)): Promise<RunningAdapter[]> {
+  const started = await Promise.all(
+    starts.map(async ([name, start]) => {
+      try {
+        return await start();
+      } catch (e) {
+        log(`comfyoom: could not connect to ${name}, going on without it: ${(e as Error).message}\n`);
+        return undefined;
+      }
+    }),
+  );
+  return started.filter((r): r is RunningAdapter => r !== undefined);
 }

@@ -7,6 +7,18 @@ const ids = z
   .optional()
   .transform((s) => (s ? s.split(/[\s,]+/).filter(Boolean) : []));
 
+const flag = (name: string, dflt: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined || s === '') return dflt;
+      if (/^(1|true|yes|on)$/i.test(s)) return true;
+      if (/^(0|false|no|off)$/i.test(s)) return false;
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
+      return z.NEVER;
+    });
+
 const positive = (name: string, dflt: number, whole = false) =>
   z
     .string()
@@ -38,6 +50,12 @@ const Env = z
     DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
     /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
     DISCORD_WATCH_CHANNELS: ids,
+    /** Off when the privileged Message Content intent is not enabled in the Developer Portal. */
+    DISCORD_MESSAGE_CONTENT: flag('DISCORD_MESSAGE_CONTENT', true),
+    /** A role pinged once when a case runs out of steps. */
+    DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
+    /** The forum tag (name or id) a resolved forum post gets. */
+    DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
 
     SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
     SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
@@ -48,6 +66,8 @@ const Env = z
     SLACK_HELPERS: ids,
     /** Slack user ids that may see /comfyoom stats. */
     SLACK_ADMINS: ids,
+    /** A user group pinged once when a case runs out of steps. */
+    SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
   })
   .superRefine((env, ctx) => {
     if (!env.SLACK_BOT_TOKEN) return;
@@ -63,7 +83,7 @@ export interface Config {
   idleMs: number;
   retentionDays: number;
   ratePerMinute: number;
-  discord?: { token: string; guildId?: string; watchChannels: string[] };
+  discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string };
   slack?: {
     botToken: string;
     mode: 'socket' | 'http';
@@ -72,6 +92,7 @@ export interface Config {
     port: number;
     helpers: string[];
     admins: string[];
+    helperGroup?: string;
   };
 }
 
@@ -93,7 +114,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleMs: e.COMFYOOM_IDLE_HOURS * 3_600_000,
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
-    ...(e.DISCORD_TOKEN ? { discord: { token: e.DISCORD_TOKEN, ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}), watchChannels: e.DISCORD_WATCH_CHANNELS } } : {}),
+    ...(e.DISCORD_TOKEN
+      ? {
+          discord: {
+            token: e.DISCORD_TOKEN,
+            ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
+            watchChannels: e.DISCORD_WATCH_CHANNELS,
+            messageContent: e.DISCORD_MESSAGE_CONTENT,
+            ...(e.DISCORD_HELPER_ROLE ? { helperRole: e.DISCORD_HELPER_ROLE } : {}),
+            solvedTag: e.DISCORD_SOLVED_TAG,
+          },
+        }
+      : {}),
     ...(e.SLACK_BOT_TOKEN
       ? {
           slack: {
@@ -104,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             port: e.SLACK_PORT,
             helpers: e.SLACK_HELPERS,
             admins: e.SLACK_ADMINS,
+            ...(e.SLACK_HELPER_GROUP ? { helperGroup: e.SLACK_HELPER_GROUP } : {}),
           },
         }
       : {}),

@@ -65,6 +65,9 @@ export interface EngineOptions {
 /** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
 export const OCR_GATE = { minOcrConfidence: 60, minDiagnosisConfidence: 0.7 };
 
+/** Watch mode speaks up only when the classifier is this sure it is an OOM. */
+export const WATCH_CONFIDENCE = 0.8;
+
 /** Redacted pastes are stored up to this size, head and tail kept. */
 const MAX_STORED_PASTE = 64 * 1024;
 
@@ -190,6 +193,13 @@ export class Engine {
     const inThread = !caseId && origin.thread !== undefined ? this.store.caseInThread(origin.platform, origin.thread) : undefined;
     // "@ComfyOOM" alone in a case's thread: the question again (e.g. after a post failed).
     if (inThread && !inbound.text?.trim() && !inbound.attachments?.length) return this.current(inThread);
+    // The owner's words in their case's thread are for the case: a new log, or an answer typed to its
+    // question; anything else addressed to the bot there asks where the case stands.
+    const asked = inThread ? this.state(inThread) : undefined;
+    if (inThread && asked?.owner === origin.user) {
+      const forCase = asked.awaiting === 'question' || !!inbound.attachments?.length || (await this.looksLikeLog(inbound.text ?? ''));
+      return forCase ? this.receive(origin, inbound, inThread) : this.current(inThread);
+    }
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
@@ -276,6 +286,17 @@ export class Engine {
     };
   }
 
+  /**
+   * Watch mode: whether a message (its text and text files, as a case would read them; no OCR)
+   * is an out-of-memory error the classifier is sure enough of to offer help unasked.
+   */
+  async worthOffering(inbound: Inbound): Promise<boolean> {
+    const files = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'text');
+    const got = await ingest({ ...inbound, attachments: files });
+    const seen = await this.peek(got.text);
+    return seen.oom && seen.confidence >= WATCH_CONFIDENCE;
+  }
+
   /** A quick look without opening a case: for watch modes that offer help only on real OOMs. */
   async peek(text: string): Promise<{ category: string; confidence: number; oom: boolean }> {
     const d = await this.diagnose(text);
@@ -336,7 +357,7 @@ export class Engine {
       if (created.by === 'source') return this.alreadyOpened(created.existing, lang);
       return this.state(created.existing)?.owner === origin.user ? this.paste(created.existing, text, origin) : this.draft(origin, text, lang);
     }
-    const diagnosis = withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), lang);
+    const diagnosis: Message = { ...withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), lang), opens: true };
     if (!origin.lang && lang === 'zh' && TRADITIONAL.test(origin.locale ?? '')) diagnosis.blocks.push({ kind: 'note', text: C.simplifiedNote.zh });
     return [diagnosis, ...this.render(t.replies, state)];
   }

@@ -31,6 +31,8 @@ export interface Message {
   files?: { name: string; content: string }[];
   /** The hand-over when the steps run out: the one message that may notify the helpers. */
   pingHelpers?: true;
+  /** The diagnosis that opens a new case: adapters grow the case's thread from it. */
+  opens?: true;
 }
 
 const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };

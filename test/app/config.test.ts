@@ -12,6 +12,16 @@ const problems = (env: Record<string, string>) => {
 };
 
 describe('configuration from the environment', () => {
+  it('reads the help-channel settings: Message Content off, the helper role and group, the Solved tag', () => {
+    const c = loadConfig({ DISCORD_TOKEN: 'x'.repeat(72), DISCORD_MESSAGE_CONTENT: 'false', DISCORD_HELPER_ROLE: '1300000000000000009', DISCORD_SOLVED_TAG: 'Fixed', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', SLACK_HELPER_GROUP: 'S0HELPERS' });
+    expect(c.discord).toMatchObject({ messageContent: false, helperRole: '1300000000000000009', solvedTag: 'Fixed' });
+    expect(c.slack).toMatchObject({ helperGroup: 'S0HELPERS' });
+    expect(problems({ DISCORD_TOKEN: 'x'.repeat(72), DISCORD_MESSAGE_CONTENT: 'maybe', DISCORD_HELPER_ROLE: 'helpers' })).toEqual([
+      'DISCORD_MESSAGE_CONTENT: DISCORD_MESSAGE_CONTENT must be true or false',
+      'DISCORD_HELPER_ROLE: DISCORD_HELPER_ROLE must be a numeric role id',
+    ]);
+  });
+
   it('has working defaults and no chat platform without tokens', () => {
     expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6 });
     expect(loadConfig({ COMFYOOM_RETENTION_DAYS: '30' }).retentionDays).toBe(30);
@@ -42,7 +52,7 @@ describe('configuration from the environment', () => {
       SLACK_APP_TOKEN: 'xapp-1-A-3',
       SLACK_HELPERS: 'U1,U2',
     });
-    expect(c.discord).toEqual({ token: 'x'.repeat(72), watchChannels: ['111', '222'] });
+    expect(c.discord).toEqual({ token: 'x'.repeat(72), watchChannels: ['111', '222'], messageContent: true, solvedTag: 'Solved' });
     expect(c.slack).toMatchObject({ mode: 'socket', appToken: 'xapp-1-A-3', helpers: ['U1', 'U2'], admins: [], port: 3000 });
   });
 });

@@ -10,10 +10,11 @@ import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, type Harness } from './harness.ts';
 
 describe('command definitions', () => {
-  const [diagnose, stats, menu] = commandDefinitions() as any[];
+  const [diagnose, stats, forget, menu] = commandDefinitions() as any[];
 
   it('defines /comfyoom with optional log, file and language', () => {
-    expect(diagnose).toMatchObject({ name: COMMAND.diagnose, contexts: [0] });
+    // Servers and the DM with the bot.
+    expect(diagnose).toMatchObject({ name: COMMAND.diagnose, contexts: [0, 1] });
     expect(diagnose.options.map((o: any) => [o.name, o.type, o.required ?? false])).toEqual([
       ['log', ApplicationCommandOptionType.String, false],
       ['file', ApplicationCommandOptionType.Attachment, false],
@@ -22,6 +23,23 @@ describe('command definitions', () => {
     expect(diagnose.options[0].max_length).toBe(6000);
     expect(diagnose.options[2].choices.map((c: any) => c.value)).toEqual(['en', 'zh']);
     expect(diagnose.description_localizations['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('localizes every command and option name and description for zh-CN', () => {
+    for (const c of commandDefinitions() as any[]) {
+      expect(c.name_localizations?.['zh-CN'], c.name).toBeTruthy();
+      if (c.type === ApplicationCommandType.ChatInput || c.type === undefined) expect(c.description_localizations?.['zh-CN'], c.name).toMatch(/[\u4e00-\u9fff]/);
+      for (const o of c.options ?? []) {
+        expect(o.name_localizations?.['zh-CN'], `${c.name} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
+        expect(o.description_localizations?.['zh-CN'], `${c.name} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
+        for (const choice of o.choices ?? []) expect(choice.name_localizations?.['zh-CN'], choice.value).toMatch(/[\u4e00-\u9fff]/);
+      }
+    }
+  });
+
+  it('adds /comfyoom-forget for anyone, in servers and DMs', () => {
+    expect(forget).toMatchObject({ name: COMMAND.forget, contexts: [0, 1] });
+    expect(forget.default_member_permissions).toBeUndefined();
   });
 
   it('limits /comfyoom-stats to members who can manage messages, and adds the message menu', () => {
@@ -34,7 +52,7 @@ describe('command definitions', () => {
 
 describe('docs/discord.md', () => {
   it('gives the invite URL with the permissions the bot needs', () => {
-    expect(BOT_PERMISSIONS).toBe(309237763072n);
+    expect(BOT_PERMISSIONS).toBe(326417632256n);
     const doc = readFileSync(new URL('../../docs/discord.md', import.meta.url), 'utf8');
     expect(doc).toContain(`https://discord.com/oauth2/authorize?client_id=APP_ID&scope=bot%20applications.commands&permissions=${BOT_PERMISSIONS}`);
     for (const v of ['DISCORD_TOKEN', 'DISCORD_GUILD_ID', 'DISCORD_WATCH_CHANNELS', 'COMFYOOM_DB', 'COMFYOOM_IDLE_HOURS', 'COMFYOOM_RATE_PER_MINUTE', 'COMFYOOM_KB']) expect(doc).toContain(`\`${v}\``);
@@ -51,9 +69,9 @@ describe('scripts/register-commands.ts', () => {
   });
   const token = `${Buffer.from(BOT).toString('base64')}.GhJkLm.${'x'.repeat(38)}`;
 
-  it('registers all three commands to one server, with the application id from Discord', async () => {
+  it('registers all four commands to one server, with the application id from Discord', async () => {
     const r = await registerCommands({ token, guildId: GUILD, api: fake.api });
-    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'Diagnose with ComfyOOM'] });
+    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'comfyoom-forget', 'Diagnose with ComfyOOM'] });
     const put = await fake.waitFor((c) => c.method === 'PUT');
     expect(put.path).toBe(`/applications/${BOT}/guilds/${GUILD}/commands`);
     expect(put.auth).toBe(`Bot ${token}`);
@@ -78,7 +96,7 @@ describe('scripts/register-commands.ts', () => {
       expect(await main({ DISCORD_TOKEN: 'short' })).toBe(1);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/DISCORD_TOKEN looks too short/);
       expect(await main({ DISCORD_TOKEN: token, DISCORD_GUILD_ID: GUILD }, fake.api)).toBe(0);
-      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "Diagnose with ComfyOOM" in server/);
+      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "comfyoom-forget", "Diagnose with ComfyOOM" in server/);
     } finally {
       err.mockRestore();
       out.mockRestore();
@@ -100,14 +118,14 @@ describe('/comfyoom-stats', () => {
     expect((await h.fake.waitFor(callback(p))).body).toMatchObject({ type: 5, data: { flags: 64 } });
     const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
     const text = textOf(reply);
-    expect(text).toMatch(/^```\nCases: 1 since \d{4}-\d\d-\d\d/);
+    expect(text).toMatch(new RegExp(`^\`\`\`\nCases: 1 on discord server ${GUILD} since \\d{4}-\\d\\d-\\d\\d`));
     expect(text).toMatch(/oom_gpu_sampling/);
     expect(bodyOf(reply).allowed_mentions).toMatchObject({ parse: [] });
   });
 
   it('cuts long figures to one message, keeping the code block closed', async () => {
     h = await setup();
-    for (const s of corpus.slice(0, 50)) await h.engine.open({ platform: 'discord', user: ALICE.id, channel: HELP }, s.text);
+    for (const s of corpus.slice(0, 50)) await h.engine.open({ platform: 'discord', server: GUILD, user: ALICE.id, channel: HELP }, s.text);
     const p = statsCommand(h);
     const text = textOf(await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH'));
     expect(text.length).toBeLessThanOrEqual(2000);

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { startDiscord, type RunningDiscord } from '../../src/adapters/discord/bot.ts';
 import { BOT_PERMISSIONS, COMMAND } from '../../src/adapters/discord/commands.ts';
-import { Engine } from '../../src/conversation/engine.ts';
+import { Engine, type AsyncClassifier } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
 import { kb } from '../helpers/kb.ts';
-import { snowflake, startFakeDiscord, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
+import { snowflake, startFakeDiscord, type ApiChannel, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
 
 export const BOT = '1100000000000000001';
 export const GUILD = '1100000000000000002';
@@ -41,7 +41,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function setup(opts: { watchChannels?: string[]; ratePerMinute?: number } = {}): Promise<Harness> {
+export interface SetupOptions {
+  watchChannels?: string[];
+  ratePerMinute?: number;
+  /** Run without the privileged Message Content intent. */
+  noMessageContent?: boolean;
+  helperRole?: string;
+  /** Extra channels (a forum, say) the fake knows. */
+  channels?: ApiChannel[];
+  /** The classifier the engine asks (default: the kb's, inline). */
+  classify?: AsyncClassifier;
+}
+
+export async function setup(opts: SetupOptions = {}): Promise<Harness> {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'comfyoom-discord-')), 'cases.db');
   const fake = await startFakeDiscord({
     botId: BOT,
@@ -50,17 +62,18 @@ export async function setup(opts: { watchChannels?: string[]; ratePerMinute?: nu
       { id: HELP, type: 0, name: 'help' },
       { id: WATCHED, type: 0, name: 'oom-help' },
       { id: VOICE, type: 2, name: 'voice', bitrate: 64000, user_limit: 0 },
+      ...(opts.channels ?? []),
     ],
   });
   const logs: string[] = [];
   const start = async (db: Db) => {
     const store = new CaseStore(db);
-    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}) });
+    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.classify ? { classify: opts.classify } : {}) });
     const bot = await startDiscord({
-      config: { token: TOKEN, watchChannels: opts.watchChannels ?? [] },
+      config: { token: TOKEN, watchChannels: opts.watchChannels ?? [], messageContent: !opts.noMessageContent, solvedTag: 'Solved', ...(opts.helperRole ? { helperRole: opts.helperRole } : {}) },
       engine,
-      store,
       api: fake.api,
+      archiveAfterMs: 50,
       log: (what, err) => logs.push(`${what}${err instanceof Error ? `: ${err.message}` : ''}`),
     });
     return { store, engine, bot };

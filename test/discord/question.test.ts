@@ -26,7 +26,8 @@ async function openCase(log: string, locale?: string) {
 }
 
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
-const labels = (c: Call) => c.body.components[0].components.map((b: any) => b.label);
+/** The labels of a message's buttons, without "Show current step" (on every message of a case). */
+const labels = (c: Call) => c.body.components.flatMap((r: any) => r.components.map((b: any) => b.label)).filter((l: string) => l !== 'Show current step' && l !== '显示当前步骤');
 /** The first message a press posted whose text matches. */
 const followUp = (p: { token: string }, re: RegExp) => h.fake.waitFor((c) => webhook(p)(c) && c.method === 'POST' && re.test(textOf(c)));
 
@@ -39,7 +40,9 @@ describe('the question before the first step, on Discord', () => {
     const nvidia = press(h, messageFrom(question), button(question, 'vn'));
     const update = await h.fake.waitFor(callback(nvidia));
     expect(update.body.type).toBe(7);
-    expect(update.body.data.components[0].components.every((b: any) => b.disabled)).toBe(true);
+    const [answered, ...live] = [update.body.data.components[0].components.filter((b: any) => b.label !== 'Show current step'), update.body.data.components[0].components.filter((b: any) => b.label === 'Show current step')];
+    expect(answered.every((b: any) => b.disabled)).toBe(true);
+    expect(live.flat().map((b: any) => b.disabled ?? false)).toEqual([false]);
     await followUp(nvidia, /Got it: NVIDIA/);
     const stage = await followUp(nvidia, /Which node was running/);
     expect(labels(stage)).toEqual(['Sampler (KSampler, SamplerCustom, WanVideoSampler...)', 'VAE Decode/Encode', 'A loader (checkpoint, UNet, CLIP)', 'An upscaler, detailer or other node', "I don't know"]);

@@ -61,7 +61,7 @@ describe('Discord failures', () => {
     say(h, thread.response.id, ALICE, `<@${BOT}>`);
     const repeated = await h.fake.waitFor(postIn(thread.response.id), { from });
     expect(textOf(repeated)).toMatch(/Step 2 of/);
-    expect(customIds(repeated)).toHaveLength(5);
+    expect(customIds(repeated)).toHaveLength(6);
   });
 
   it('falls back to the channel, and says so once, when thread creation is refused (403)', async () => {
@@ -97,24 +97,22 @@ describe('Discord failures', () => {
     expect(textOf(followUps(p)[1]!)).toMatch(/Step 1 of/);
   });
 
-  it("answers privately with the reason when it cannot post in the channel, and opens no case", async () => {
+  it('opens the case without Send Messages: interaction replies and the thread need none of it (row 9)', async () => {
     h = await setup();
-    const perms = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.EmbedLinks;
+    const perms = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
     const p = slash(h, { log: onNvidia(sample('cf-0214').text), appPermissions: perms });
-    const reply = await h.fake.waitFor(callback(p));
-    expect(reply.body).toMatchObject({ type: 4, data: { flags: 64 } });
-    expect(textOf(reply)).toMatch(/missing permission: Send Messages/);
-    expect(openCaseId()).toBeUndefined();
+    expect((await h.fake.waitFor(callback(p))).body.type).toBe(5);
+    const thread = await h.fake.waitFor(threadFrom(HELP));
+    expect(textOf(await h.fake.waitFor(postIn(thread.response.id)))).toMatch(/Step 1 of/);
+    expect(openCaseId()).toBeDefined();
   });
 
-  it('names the thread permission it lacks inside a thread', async () => {
+  it('runs a case in a thread where it may not post messages, through interaction replies', async () => {
     h = await setup();
     const thread = addThread(h, HELP);
-    const perms = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks;
-    const p = slash(h, { log: onNvidia(sample('cf-0214').text), channel: thread, appPermissions: perms, locale: 'zh-CN' });
-    const reply = await h.fake.waitFor(callback(p));
-    expect(reply.body.data.flags).toBe(64);
-    expect(textOf(reply)).toMatch(/我无法在本频道发言（缺少权限：Send Messages in Threads）/);
+    const p = slash(h, { log: onNvidia(sample('cf-0214').text), channel: thread, appPermissions: PermissionFlagsBits.ViewChannel, locale: 'zh-CN' });
+    const step = await h.fake.waitFor((c) => webhook(p)(c) && c.method === 'POST');
+    expect(textOf(step)).toMatch(/第 1 步/);
   });
 
   it('sends the per-user rate limit note privately', async () => {

@@ -44,10 +44,10 @@ describe('/comfyoom', () => {
     const stepCall = h.fake.calls.find(postIn(thread))!;
     expect(textOf(stepCall)).toMatch(/Step 1 of \d+: Shrink the job/);
     const ids = customIds(stepCall);
-    expect(ids).toHaveLength(5);
+    expect(ids).toHaveLength(6);
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(100);
     expect(bodyOf(stepCall).allowed_mentions).toMatchObject({ parse: [] });
-    expect(step.components[0].components.map((b: any) => b.label)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
+    expect(step.components.flatMap((r: any) => r.components.map((b: any) => b.label))).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
 
     expect(h.store.get(caseId)!.row).toMatchObject({ platform: 'discord', server: expect.any(String), channel: HELP, user_id: ALICE.id, thread, status: 'open' });
   });

@@ -27,7 +27,7 @@ describe('toBlockKit', () => {
     const engine = new Engine({ kb, store: new CaseStore(openDb(':memory:')) });
     const [diagnosis, step] = await engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
     const d = kit(diagnosis!);
-    expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context']);
+    expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context', 'actions']);
     expect(d[0]!.text).toMatchObject({ type: 'plain_text', text: expect.stringMatching(/sampling/i) });
     expect(d[2]!.fields!.length).toBeGreaterThan(3);
     expect(d[2]!.fields![0]!.text).toMatch(/^\*Memory that ran out\*\n/);
@@ -37,12 +37,12 @@ describe('toBlockKit', () => {
     const actions = s.at(-1)!;
     expect(actions).toMatchObject({ type: 'actions', block_id: ACTIONS_BLOCK_ID });
     const buttons = actions.elements!;
-    expect(buttons.map((b) => b.text.text)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
+    expect(buttons.map((b) => b.text.text)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
     for (const [i, b] of buttons.entries()) {
       expect(b.action_id).toBe(step!.buttons![i]!.id);
       expect(b.value).toBe(step!.buttons![i]!.id);
     }
-    expect(buttons.map((b) => b.style)).toEqual(['primary', 'danger', undefined, undefined, undefined]);
+    expect(buttons.map((b) => b.style)).toEqual(['primary', 'danger', undefined, undefined, undefined, undefined]);
     expect(toBlockKit(step!).text).toMatch(/^Step 1 of/);
   });
 

@@ -76,7 +76,6 @@ export async function startBot(fake: FakeSlack, o: { path?: string; mode?: 'http
       admins: [ADMIN],
     },
     engine,
-    store,
     slackApiUrl: fake.api,
     // No retries unless a test asks: a failing fake must fail fast, not for half an hour.
     retryConfig: o.retryConfig ?? { retries: 0 },

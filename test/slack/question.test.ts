@@ -33,7 +33,12 @@ async function nthPost(n: number, what = `post #${n}`) {
 async function click(posted: ApiCall, label: string, user: string) {
   expect((await post(bot, interactive(clickPayload(fake, posted, label, user)), 'form')).status).toBe(200);
 }
-const labels = (c: ApiCall) => (c.args.blocks as any[]).find((b) => b.type === 'actions').elements.map((e: any) => e.text.text);
+/** The labels of a message's buttons, without "Show current step" (on every message of a case). */
+const labels = (c: ApiCall) =>
+  (c.args.blocks as any[])
+    .find((b) => b.type === 'actions')
+    .elements.map((e: any) => e.text.text)
+    .filter((l: string) => l !== 'Show current step' && l !== '显示当前步骤');
 const inThread = (thread: string, user: string, text: string) => post(bot, JSON.stringify(eventCallback({ type: 'message', user, text, ts: newTs(), thread_ts: thread })), 'json');
 
 /** Opens a case with /comfyoom; returns its thread, the question and the case id. */

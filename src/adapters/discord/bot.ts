@@ -4,17 +4,17 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
-import type { CaseStore } from '../../store/cases.ts';
 import { Handlers, type Log } from './handlers.ts';
 import { NO_PINGS } from './payload.ts';
 
 export interface DiscordOptions {
   config: NonNullable<Config['discord']>;
   engine: Engine;
-  store: CaseStore;
   /** REST base URL, e.g. a local fake Discord in tests (the gateway URL then comes from it). */
   api?: string;
   log?: Log;
+  /** How long a resolved case's thread stays open before it is archived (default a minute). */
+  archiveAfterMs?: number;
 }
 
 export interface RunningDiscord extends RunningAdapter {
@@ -26,22 +26,37 @@ const stderrLog: Log = (what, err) => {
   process.stderr.write(`comfyoom discord: ${what}${detail}\n`);
 };
 
+/** What the privileged Message Content intent is needed for, told at start when it is off. */
+export const WITHOUT_CONTENT =
+  'running without the Message Content intent: slash commands, the message menu, buttons, DMs and messages that mention the bot work; watch mode and logs posted in a case thread without a mention are off (turn the intent on in the Developer Portal and set DISCORD_MESSAGE_CONTENT=true for them)';
+
 export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord> {
   const log = opts.log ?? stderrLog;
+  const { messageContent } = opts.config;
   const client = new Client({
-    // MessageContent is privileged; without it replies to tracebacks and watch mode see empty text.
-    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(messageContent ? [GatewayIntentBits.MessageContent] : [])],
+    // DM channels are not cached before their first message; without this, DMs would be dropped.
     partials: [Partials.Channel],
     // Also set per payload; this catches anything sent without one.
     allowedMentions: NO_PINGS,
     ...(opts.api ? { rest: { api: opts.api } } : {}),
   });
-  const handlers = new Handlers({ client, engine: opts.engine, store: opts.store, watchChannels: opts.config.watchChannels, log });
+  const handlers = new Handlers({
+    client,
+    engine: opts.engine,
+    watchChannels: opts.config.watchChannels,
+    messageContent,
+    ...(opts.config.helperRole ? { helperRole: opts.config.helperRole } : {}),
+    solvedTag: opts.config.solvedTag,
+    archiveAfterMs: opts.archiveAfterMs ?? 60_000,
+    log,
+  });
   client.on(Events.InteractionCreate, (i) => void handlers.interaction(i));
   client.on(Events.MessageCreate, (m) => void handlers.message(m));
   // An 'error' event without a listener would throw and end the process.
   client.on(Events.Error, (e) => log('client error', e));
   client.on(Events.ShardError, (e) => log('gateway error', e));
+  if (!messageContent) log(WITHOUT_CONTENT);
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
@@ -49,6 +64,10 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
     await ready;
   } catch (e) {
     await client.destroy();
+    // Gateway close 4014: the portal refuses an intent asked for.
+    if (/disallowed intents|privileged intent/i.test((e as Error).message)) {
+      throw new Error('Discord refused the Message Content intent: turn it on in the Developer Portal (Bot → Privileged Gateway Intents), or set DISCORD_MESSAGE_CONTENT=false', { cause: e });
+    }
     throw e;
   }
 

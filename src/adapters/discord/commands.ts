@@ -14,18 +14,22 @@ import { COMMAND_TEXT as T } from './strings.ts';
 export const COMMAND = {
   diagnose: 'comfyoom',
   stats: 'comfyoom-stats',
+  // Discord commands take options or subcommands, not both: forget has a command of its own.
+  forget: 'comfyoom-forget',
   contextMenu: T.contextMenu.en,
 } as const;
 
 /**
  * What the bot needs in the channels it serves: read and answer there, grow a thread from its
- * reply and post in it, read the message a user replies to, attach case summaries, show embeds.
+ * reply and post in it, read the message a user replies to, attach case summaries, show embeds,
+ * and close the loop on a resolved case (archive its thread, tag a forum post "Solved").
  */
 export const BOT_PERMISSIONS =
   PermissionFlagsBits.ViewChannel |
   PermissionFlagsBits.SendMessages |
   PermissionFlagsBits.SendMessagesInThreads |
   PermissionFlagsBits.CreatePublicThreads |
+  PermissionFlagsBits.ManageThreads |
   PermissionFlagsBits.ReadMessageHistory |
   PermissionFlagsBits.AttachFiles |
   PermissionFlagsBits.EmbedLinks;
@@ -33,42 +37,52 @@ export const BOT_PERMISSIONS =
 /** Discord allows up to 6000 characters in a string option; longer logs go through the modal or a file. */
 export const LOG_OPTION_MAX = 6000;
 
-// Cases need a channel to live in (a thread or the channel), so commands are server-only.
-const guildOnly = <B extends { setContexts(...c: InteractionContextType[]): B; setIntegrationTypes(...t: ApplicationIntegrationType[]): B }>(b: B) =>
-  b.setContexts(InteractionContextType.Guild).setIntegrationTypes(ApplicationIntegrationType.GuildInstall);
+type Text = { en: string; zh: string };
+/** English, with the same text for zh-CN and zh-TW (the bot answers both in Simplified Chinese). */
+const zh = (t: Text) => ({ 'zh-CN': t.zh, 'zh-TW': t.zh });
+
+/** Servers, and the user's DM with the bot (the same flow, the case runs in the DM). */
+const everywhere = <B extends { setContexts(...c: InteractionContextType[]): B; setIntegrationTypes(...t: ApplicationIntegrationType[]): B }>(b: B) =>
+  b.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM).setIntegrationTypes(ApplicationIntegrationType.GuildInstall);
 
 export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
-  const diagnose = guildOnly(new SlashCommandBuilder())
+  const diagnose = everywhere(new SlashCommandBuilder())
     .setName(COMMAND.diagnose)
+    .setNameLocalizations(zh(T.diagnoseName))
     .setDescription(T.diagnose.en)
-    .setDescriptionLocalizations({ 'zh-CN': T.diagnose.zh, 'zh-TW': T.diagnose.zh })
-    .addStringOption((o) =>
-      o
-        .setName('log')
-        .setDescription(T.log.en)
-        .setDescriptionLocalizations({ 'zh-CN': T.log.zh, 'zh-TW': T.log.zh })
-        .setMaxLength(LOG_OPTION_MAX),
-    )
-    .addAttachmentOption((o) => o.setName('file').setDescription(T.file.en).setDescriptionLocalizations({ 'zh-CN': T.file.zh, 'zh-TW': T.file.zh }))
+    .setDescriptionLocalizations(zh(T.diagnose))
+    .addStringOption((o) => o.setName('log').setNameLocalizations(zh(T.logName)).setDescription(T.log.en).setDescriptionLocalizations(zh(T.log)).setMaxLength(LOG_OPTION_MAX))
+    .addAttachmentOption((o) => o.setName('file').setNameLocalizations(zh(T.fileName)).setDescription(T.file.en).setDescriptionLocalizations(zh(T.file)))
     .addStringOption((o) =>
       o
         .setName('language')
+        .setNameLocalizations(zh(T.languageName))
         .setDescription(T.language.en)
-        .setDescriptionLocalizations({ 'zh-CN': T.language.zh, 'zh-TW': T.language.zh })
-        .addChoices({ name: 'English', value: 'en' }, { name: '简体中文', value: 'zh' }),
+        .setDescriptionLocalizations(zh(T.language))
+        .addChoices({ name: 'English', value: 'en', name_localizations: zh(T.english) }, { name: '简体中文', value: 'zh', name_localizations: zh(T.chinese) }),
     );
 
-  const stats = guildOnly(new SlashCommandBuilder())
+  // Stats read a server's cases, so they exist in servers only.
+  const stats = new SlashCommandBuilder()
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
     .setName(COMMAND.stats)
+    .setNameLocalizations(zh(T.statsName))
     .setDescription(T.stats.en)
-    .setDescriptionLocalizations({ 'zh-CN': T.stats.zh, 'zh-TW': T.stats.zh })
+    .setDescriptionLocalizations(zh(T.stats))
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
-    .addStringOption((o) => o.setName('since').setDescription(T.since.en).setDescriptionLocalizations({ 'zh-CN': T.since.zh, 'zh-TW': T.since.zh }).setMaxLength(10));
+    .addStringOption((o) => o.setName('since').setNameLocalizations(zh(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(zh(T.since)).setMaxLength(10));
 
-  const contextMenu = guildOnly(new ContextMenuCommandBuilder())
+  const forget = everywhere(new SlashCommandBuilder())
+    .setName(COMMAND.forget)
+    .setNameLocalizations(zh(T.forgetName))
+    .setDescription(T.forget.en)
+    .setDescriptionLocalizations(zh(T.forget));
+
+  const contextMenu = everywhere(new ContextMenuCommandBuilder())
     .setName(COMMAND.contextMenu)
-    .setNameLocalizations({ 'zh-CN': T.contextMenu.zh, 'zh-TW': T.contextMenu.zh })
+    .setNameLocalizations(zh(T.contextMenu))
     .setType(ApplicationCommandType.Message);
 
-  return [diagnose.toJSON(), stats.toJSON(), contextMenu.toJSON()];
+  return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), contextMenu.toJSON()];
 }

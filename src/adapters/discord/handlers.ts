@@ -1,6 +1,7 @@
 // Discord events to engine calls, engine messages back to Discord. Every interaction is answered
 // (deferred first when the work may take longer than Discord's 3 s), every failure is caught and
 // logged: the engine has stored the case before the first REST call, so a failed post loses nothing.
+// Which case a message belongs to, whether it may open one, who may answer: the engine decides.
 import {
   ButtonStyle,
   ChannelType,
@@ -10,6 +11,7 @@ import {
   MessageFlags,
   ModalBuilder,
   PermissionFlagsBits,
+  Routes,
   TextInputBuilder,
   TextInputStyle,
   ThreadAutoArchiveDuration,
@@ -23,16 +25,15 @@ import {
   type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
   type PermissionsBitField,
-  type RepliableInteraction,
+  type SendableChannels,
   type ThreadChannel,
 } from 'discord.js';
-import { langFor, langOf, type Engine, type Origin } from '../../conversation/engine.ts';
-import type { Message } from '../../conversation/render.ts';
+import { langFor, type Engine, type Origin } from '../../conversation/engine.ts';
+import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, showButton, type Message } from '../../conversation/render.ts';
 import type { Attachment, Inbound } from '../../ingest/ingest.ts';
-import type { CaseRow, CaseStore } from '../../store/cases.ts';
-import { computeStats, formatStats, parseSince } from '../../store/stats.ts';
+import type { CaseRow } from '../../store/cases.ts';
 import { COMMAND } from './commands.ts';
-import { answeredRows, codePayload, NO_PINGS, textPayload, threadName, toPayload, type Payload } from './payload.ts';
+import { answeredRows, codePayload, NO_PINGS, retiredRows, textPayload, threadName, toPayload, type Payload } from './payload.ts';
 import { D, say } from './strings.ts';
 
 export type Log = (what: string, err?: unknown) => void;
@@ -40,22 +41,25 @@ export type Log = (what: string, err?: unknown) => void;
 export interface HandlerDeps {
   client: Client;
   engine: Engine;
-  store: CaseStore;
   watchChannels: string[];
+  /** Without the Message Content intent, messages that do not mention the bot arrive empty. */
+  messageContent: boolean;
+  /** Pinged once, by the hand-over message, when a case runs out of steps. */
+  helperRole?: string;
+  /** The forum tag (name or id) a resolved case's forum post gets. */
+  solvedTag: string;
+  /** How long a resolved case's thread stays open for a last word. */
+  archiveAfterMs: number;
   log: Log;
 }
 
-/** Custom ids of the adapter's own components (the engine's buttons start with "coom:"). */
+/** Custom ids of the adapter's own components (the engine's buttons start with "coom"). */
 export const OFFER_PREFIX = 'coomw:';
 export const MODAL_PREFIX = 'coom-modal:';
 export const MODAL_INPUT = 'log';
 export const MODAL_MAX = 4000;
 
-/** Watch mode speaks up only when the classifier is this sure it is an OOM. */
-export const WATCH_CONFIDENCE = 0.8;
 const DOWNLOAD_TIMEOUT_MS = 20_000;
-
-const LOG_FILE = /\.(txt|log)$/i;
 
 const PERMISSION_ERRORS = new Set([50001, 50013]);
 const isPermissionError = (e: unknown) => e instanceof DiscordAPIError && (e.status === 403 || PERMISSION_ERRORS.has(Number(e.code)));
@@ -88,22 +92,24 @@ interface Surface {
   privately(p: Payload): Promise<unknown>;
   /** Nothing public came out: remove the "thinking…" placeholder, if there is one. */
   nothingPublic?(): Promise<unknown>;
+  /** The channel the case starts in; its own thread grows from the first message when it is a text channel. */
   channel: Channel | null;
   /** The bot's permissions there when Discord tells us (interactions); otherwise we try and see. */
   perms?: Readonly<PermissionsBitField> | null;
 }
 
+/** A message posted with buttons, by reference: where to take them off again. */
+const ref = (channel: string, message: string) => `${channel}/${message}`;
+
 export class Handlers {
   private readonly client: Client;
   private readonly engine: Engine;
-  private readonly store: CaseStore;
   private readonly watchChannels: Set<string>;
   private readonly log: Log;
 
-  constructor(deps: HandlerDeps) {
+  constructor(private readonly deps: HandlerDeps) {
     this.client = deps.client;
     this.engine = deps.engine;
-    this.store = deps.store;
     this.watchChannels = new Set(deps.watchChannels);
     this.log = deps.log;
   }
@@ -114,15 +120,20 @@ export class Handlers {
     try {
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
+      else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload(this.engine.forgetPrompt(this.origin(i))[0]!)));
       else if (i.isMessageContextMenuCommand() && i.commandName === COMMAND.contextMenu) await this.onContextMenu(i);
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
       else if (i.isButton() && i.customId.startsWith(OFFER_PREFIX)) await this.onOffer(i);
+      else if (i.isButton() && i.customId.startsWith(DRAFT_PREFIX)) await this.onDraft(i);
+      else if (i.isButton() && i.customId.startsWith(FORGET_PREFIX)) await i.update(toPayload(this.engine.forget(i.customId, this.origin(i))[0]!));
       else if (i.isButton()) await this.onPress(i);
     } catch (e) {
       this.log(`interaction ${i.id} failed`, e);
       if (!i.isRepliable()) return;
-      // Never leave it unanswered: Discord would show "interaction failed" with no explanation.
-      const p = textPayload(say(D.failed, langFor(i.locale, '')));
+      // Never leave it unanswered, nor without a way on: the failure note carries "Show current step".
+      const caseId = i.isButton() ? parseButtonId(i.customId)?.caseId : undefined;
+      const lang = (caseId && this.engine.state(caseId)?.lang) || langFor(i.locale, '');
+      const p = toPayload({ blocks: [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
       // A deferred reply shows "thinking…" until it is edited; a component's deferral has no reply of its own.
       const report = !i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p));
       await report.catch(this.giveUp(`could not report the failure of ${i.id}`));
@@ -130,10 +141,14 @@ export class Handlers {
   }
 
   private origin(i: Interaction, over: Partial<Origin> = {}): Origin {
+    const dm = !i.inGuild();
+    const thread = i.channel?.isThread() || dm ? i.channelId : undefined;
     return {
       platform: 'discord',
       ...(i.guildId ? { server: i.guildId } : {}),
       ...(i.channelId ? { channel: i.channelId } : {}),
+      ...(thread ? { thread } : {}),
+      ...(dm ? { direct: true } : {}),
       user: i.user.id,
       locale: i.locale,
       moderator: i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false,
@@ -147,13 +162,14 @@ export class Handlers {
     const file = i.options.getAttachment('file');
     if (!text.trim() && !file) {
       // A modal must be the first response, so it is shown before anything else.
-      await i.showModal(this.modal(language, i.locale));
+      await i.showModal(this.modal(i.id, language, i.locale));
       return;
     }
-    await this.diagnose(i, this.origin(i, chosenLang(language)), { text, attachments: file ? [wrapAttachment(file)] : [] });
+    await this.diagnose(i, this.origin(i, { ...chosenLang(language), source: `i:${i.id}` }), { text, attachments: file ? [wrapAttachment(file)] : [] });
   }
 
-  private modal(language: string | null, locale: string | undefined): ModalBuilder {
+  /** The modal's id carries the command's, so that one command opens one case however often its form is sent. */
+  private modal(commandId: string, language: string | null, locale: string | undefined): ModalBuilder {
     const lang = language === 'zh' || language === 'en' ? language : langFor(locale, '');
     const input = new TextInputBuilder()
       .setCustomId(MODAL_INPUT)
@@ -162,23 +178,23 @@ export class Handlers {
       .setRequired(true)
       .setPlaceholder(say(D.modalPlaceholder, lang));
     return new ModalBuilder()
-      .setCustomId(`${MODAL_PREFIX}${language ?? ''}`)
+      .setCustomId(`${MODAL_PREFIX}${language ?? ''}:${commandId}`)
       .setTitle(say(D.modalTitle, lang))
       .addLabelComponents(new LabelBuilder().setLabel(say(D.modalLabel, lang)).setTextInputComponent(input));
   }
 
   private async onModal(i: ModalSubmitInteraction): Promise<void> {
-    await this.diagnose(i, this.origin(i, chosenLang(i.customId.slice(MODAL_PREFIX.length))), { text: i.fields.getTextInputValue(MODAL_INPUT) });
+    const [language = '', commandId = i.id] = i.customId.slice(MODAL_PREFIX.length).split(':');
+    await this.diagnose(i, this.origin(i, { ...chosenLang(language), source: `i:${commandId}` }), { text: i.fields.getTextInputValue(MODAL_INPUT) });
   }
 
   private async onContextMenu(i: MessageContextMenuCommandInteraction): Promise<void> {
     const target = i.targetMessage;
-    const inbound = inboundOf(target);
-    if (!(await this.isRequestable(inbound))) {
-      await i.reply(ephemeral(textPayload(say(D.noTraceback, langFor(i.locale, inbound.text ?? '')))));
+    if (target.author.id === this.client.user?.id) {
+      await i.reply(ephemeral(textPayload(say(D.noTraceback, langFor(i.locale, '')))));
       return;
     }
-    await this.diagnose(i, this.ownerOrigin(i, target.author), inbound);
+    await this.diagnose(i, { ...this.ownerOrigin(i, target.author), source: target.id }, inboundOf(target));
   }
 
   /**
@@ -191,9 +207,8 @@ export class Handlers {
     return this.origin(i, { user: author.id, locale: undefined, moderator: false });
   }
 
-  /** Opens a case from an interaction: permission check, defer, engine, then post. */
+  /** Opens a case from an interaction: defer (interaction replies need no channel permission), engine, then post. */
   private async diagnose(i: ChatInputCommandInteraction | ModalSubmitInteraction | MessageContextMenuCommandInteraction, origin: Origin, inbound: Inbound): Promise<void> {
-    if (await this.refuseIfMute(i, origin, inbound)) return;
     await i.deferReply();
     const messages = await this.engine.receive(origin, inbound);
     await this.startCase(messages, {
@@ -206,14 +221,6 @@ export class Handlers {
     });
   }
 
-  /** Answers privately, and returns true, when the bot could not take part in the channel. */
-  private async refuseIfMute(i: RepliableInteraction, origin: Origin, inbound: Inbound): Promise<boolean> {
-    const missing = missingPermissions(i);
-    if (!missing.length) return false;
-    await i.reply(ephemeral(textPayload(say(D.cannotPost, langOf(origin, inbound.text ?? ''), { perms: missing.join(', ') }))));
-    return true;
-  }
-
   private async onPress(i: ButtonInteraction): Promise<void> {
     const out = this.engine.press(i.customId, this.origin(i));
     const visible = out.filter((m) => !m.ephemeral);
@@ -222,14 +229,16 @@ export class Handlers {
       // A stranger's, stale or doubled click: only the clicker hears about it, nothing changes.
       const [first, ...more] = notes;
       if (!first) return void (await i.deferUpdate());
-      await i.reply(ephemeral(toPayload(first)));
-      for (const n of more) await i.followUp(ephemeral(toPayload(n)));
+      await i.reply(ephemeral(this.payload(first)));
+      for (const n of more) await i.followUp(ephemeral(this.payload(n)));
       return;
     }
-    // The answered step keeps its text but its buttons go grey, so only the new step is live.
-    await i.update({ components: answeredRows(i.message.components.map((c) => c.toJSON()), i.customId), allowedMentions: NO_PINGS });
-    for (const m of visible) await i.followUp(toPayload(m));
-    for (const n of notes) await i.followUp(ephemeral(toPayload(n)));
+    // "Show current step" leaves its message as it is; an answer greys the step's buttons, so only the new step is live.
+    if ('show' in (parseButtonId(i.customId) ?? {})) await i.deferUpdate();
+    else await i.update({ components: answeredRows(i.message.components.map((c) => c.toJSON()), i.customId), allowedMentions: NO_PINGS });
+    for (const m of visible) await this.posted(m, await i.followUp(this.payload(m)));
+    for (const n of notes) await i.followUp(ephemeral(this.payload(n)));
+    await this.closeLoop(visible);
   }
 
   private async onOffer(i: ButtonInteraction): Promise<void> {
@@ -239,16 +248,15 @@ export class Handlers {
       await i.reply(ephemeral(textPayload(say(D.offerNotYours, langFor(i.locale, '')))));
       return;
     }
-    const origin = authorId === i.user.id ? this.origin(i) : this.origin(i, { user: authorId, locale: undefined, moderator: false });
-    if (await this.refuseIfMute(i, origin, {})) return;
-    await i.deferUpdate();
+    const origin = { ...(authorId === i.user.id ? this.origin(i) : this.origin(i, { user: authorId, locale: undefined, moderator: false })), source: messageId };
+    // The offer goes at once, so a second click finds no button (and a doubled one finds the case opened).
+    await i.update({ components: [], allowedMentions: NO_PINGS });
     const target = await i.channel?.messages.fetch(messageId).catch(this.giveUp(`cannot fetch offered message ${messageId}`));
     if (!target) {
       await i.followUp(ephemeral(textPayload(say(D.messageGone, langFor(i.locale, '')))));
       return;
     }
     const messages = await this.engine.receive(origin, inboundOf(target));
-    if (messages.some((m) => !m.ephemeral)) await i.editReply({ components: [], allowedMentions: NO_PINGS });
     await this.startCase(messages, {
       first: (p) => i.followUp(p),
       inChannel: (p) => i.followUp(p),
@@ -258,62 +266,94 @@ export class Handlers {
     });
   }
 
-  private async onStats(i: ChatInputCommandInteraction): Promise<void> {
+  /** "Open my own case": the draft's case starts beside the thread it was posted in (a new thread, or a new forum post). */
+  private async onDraft(i: ButtonInteraction): Promise<void> {
     await i.deferReply({ flags: MessageFlags.Ephemeral });
-    const since = i.options.getString('since');
-    let sinceMs: number | undefined;
-    try {
-      sinceMs = since ? parseSince(since) : undefined;
-    } catch {
-      await i.editReply(textPayload(say(D.badSince, langFor(i.locale, ''))));
+    const messages = await this.engine.openDraft(i.customId, this.origin(i));
+    const parent = i.channel?.isThread() ? i.channel.parent : null;
+    const [head] = messages.filter((m) => m.opens);
+    if (parent?.type === ChannelType.GuildForum && head) {
+      const post = await parent.threads.create({ name: threadName(head, 'ComfyOOM'), message: this.payload(head) });
+      const rest = messages.filter((m) => m !== head && !m.ephemeral);
+      this.engine.setThread(head.caseId!, post.id);
+      for (const m of rest) await this.safely(`posting in forum post ${post.id}`, async () => this.posted(m, await post.send(this.payload(m))));
+      await i.editReply(textPayload(`<#${post.id}>`));
       return;
     }
-    const stats = computeStats(this.store.db, sinceMs === undefined ? {} : { sinceMs });
-    await i.editReply(codePayload(formatStats(stats)));
+    const where = parent?.isSendable() ? parent : null;
+    await this.startCase(messages, {
+      first: async (p) => {
+        if (!where) throw new Error('no channel to start the case in');
+        const sent = await where.send(p);
+        await i.editReply(textPayload(sent.url));
+        return sent;
+      },
+      inChannel: (p) => i.followUp(p),
+      privately: (p) => i.editReply(p),
+      channel: where,
+    });
+  }
+
+  private async onStats(i: ChatInputCommandInteraction): Promise<void> {
+    await i.deferReply({ flags: MessageFlags.Ephemeral });
+    // A server's moderators see that server's cases, never another's.
+    const report = this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined);
+    await i.editReply(report === undefined ? textPayload(say(D.badSince, langFor(i.locale, ''))) : codePayload(report));
   }
 
   // ---- messages -----------------------------------------------------------------------------
 
   async message(m: DiscordMessage): Promise<void> {
     try {
-      if (m.author.bot || m.webhookId || m.system || !m.inGuild()) return;
+      if (m.author.bot || m.webhookId || m.system) return;
+      if (!m.inGuild()) return await this.onDirect(m);
       if (this.mentionsMe(m)) return await this.onMention(m);
+      // Without the intent, other messages arrive without text or files: nothing to read.
+      if (!this.deps.messageContent) return;
       const inbound = inboundOf(m);
       if (!inbound.text?.trim() && !inbound.attachments?.length) return;
-      const caseId = await this.caseFor(m, inbound);
-      if (caseId) return await this.newLog(m, caseId, inbound);
-      if (this.isWatched(m.channel)) await this.maybeOffer(m, inbound.text ?? '');
+      const origin = this.messageOrigin(m);
+      const out = await this.engine.posted(origin, inbound);
+      if (out.length) return await this.postHere(m, out);
+      if (this.isWatched(m.channel) && !(origin.thread && this.engine.caseIn('discord', origin.thread))) await this.maybeOffer(m, inbound);
     } catch (e) {
       this.log(`message ${m.id} failed`, e);
     }
   }
 
-  /** An explicit <@bot> in the text; a reply that merely pings the bot's own message does not count. */
-  private mentionsMe(m: DiscordMessage): boolean {
-    const me = this.client.user?.id;
-    return !!me && new RegExp(`<@!?${me}>`).test(m.content);
+  /** A DM with the bot: every message is for it; the case runs in the DM, as in a thread. */
+  private async onDirect(m: DiscordMessage): Promise<void> {
+    const origin: Origin = { platform: 'discord', channel: m.channelId, thread: m.channelId, direct: true, user: m.author.id, source: m.id };
+    await this.postHere(m, await this.engine.posted(origin, inboundOf(m, this.client.user?.id)));
+  }
+
+  /** An explicit <@bot>, or the bot's managed role; a reply that merely pings the bot's own message does not count. */
+  private mentionsMe(m: DiscordMessage<true>): boolean {
+    return mentionPattern(this.client.user?.id, this.botRole(m)).test(m.content);
+  }
+
+  private botRole(m: DiscordMessage<true>): string | undefined {
+    return this.client.user ? m.guild.roles.botRoleFor(this.client.user)?.id : undefined;
   }
 
   private async onMention(m: DiscordMessage<true>): Promise<void> {
-    const caseId = !m.reference && m.channel.isThread() ? this.store.caseInThread('discord', m.channelId) : undefined;
-    if (caseId) {
-      const own = inboundOf(m, this.client.user?.id);
-      // "@ComfyOOM" alone in a case thread: the question again (e.g. after a post failed).
-      if (!own.text && !own.attachments?.length) return this.postHere(m, this.engine.current(caseId), caseId);
-      if (this.engine.state(caseId)?.owner === m.author.id) return this.newLog(m, caseId, own);
-    }
     const target = m.reference?.messageId ? await m.fetchReference().catch(this.giveUp(`cannot fetch replied-to message of ${m.id}`)) : m;
     if (!target) {
       await m.reply(textPayload(say(D.messageGone, langFor(undefined, m.content))));
       return;
     }
-    const inbound = inboundOf(target, this.client.user?.id);
-    if (target.author.id === this.client.user?.id || !(await this.isRequestable(inbound))) {
-      await m.reply(textPayload(say(D.noTraceback, langFor(undefined, inbound.text ?? m.content))));
+    if (target.author.id === this.client.user?.id) {
+      await m.reply(textPayload(say(D.noTraceback, langFor(undefined, m.content))));
+      return;
+    }
+    const inbound = inboundOf(target, this.client.user?.id, this.botRole(m));
+    // Without the intent, a replied-to message comes back empty: say where a log can still be read.
+    if (target !== m && !this.deps.messageContent && !inbound.text && !inbound.attachments?.length) {
+      await m.reply(textPayload(say(D.unreadable, langFor(undefined, m.content))));
       return;
     }
     const owner = target.author.bot ? m.author : target.author;
-    const messages = await this.engine.receive(this.messageOrigin(m, owner.id), inbound);
+    const messages = await this.engine.receive({ ...this.messageOrigin(m, owner.id), source: target.id }, inbound);
     await this.startCase(messages, {
       first: (p) => target.reply(p),
       inChannel: (p) => m.channel.send(p),
@@ -323,37 +363,17 @@ export class Handlers {
   }
 
   private messageOrigin(m: DiscordMessage<true>, user = m.author.id): Origin {
-    return { platform: 'discord', server: m.guildId, channel: m.channelId, user, moderator: false };
-  }
-
-  /**
-   * The open case a message adds a log to: in a case's thread, the owner's message when the case
-   * asked for a log or a question's answer (the engine tells a typed node's name from chat), or
-   * the message looks like a log (chat such as "thanks" must not count as a log, it would close
-   * the case); in a channel without a thread, only when the case asked for a log.
-   */
-  private async caseFor(m: DiscordMessage<true>, inbound: Inbound): Promise<string | undefined> {
-    if (m.channel.isThread()) {
-      const caseId = this.store.caseInThread('discord', m.channelId);
-      const state = caseId ? this.engine.state(caseId) : undefined;
-      if (!caseId || state?.owner !== m.author.id) return undefined;
-      const logFile = inbound.attachments?.some((a) => LOG_FILE.test(a.name)) ?? false;
-      return state.awaiting === 'log' || state.awaiting === 'question' || logFile || (await this.engine.looksLikeLog(inbound.text ?? '')) ? caseId : undefined;
-    }
-    const caseId = this.engine.lastOpenCase(this.messageOrigin(m));
-    const found = caseId ? this.store.get(caseId) : undefined;
-    return found && !found.row.thread && found.state.awaiting === 'log' ? caseId : undefined;
-  }
-
-  private async newLog(m: DiscordMessage<true>, caseId: string, inbound: Inbound): Promise<void> {
-    await this.postHere(m, await this.engine.receive(this.messageOrigin(m), inbound, caseId), caseId);
+    return { platform: 'discord', server: m.guildId, channel: m.channelId, ...(m.channel.isThread() ? { thread: m.channelId } : {}), user, moderator: false };
   }
 
   /** Answers a message where it was posted; plain messages cannot be ephemeral, so private notes become a reply. */
-  private async postHere(m: DiscordMessage<true>, out: Message[], caseId: string): Promise<void> {
+  private async postHere(m: DiscordMessage, out: Message[]): Promise<void> {
     for (const msg of out) {
-      await (msg.ephemeral ? m.reply(toPayload(msg)) : m.channel.send(toPayload(msg))).catch(this.giveUp(`cannot post in ${m.channelId} for case ${caseId}`));
+      await (msg.ephemeral ? m.reply(this.payload(msg)) : m.channel.isSendable() ? m.channel.send(this.payload(msg)).then((sent) => this.posted(msg, sent)) : undefined)?.catch(
+        this.giveUp(`cannot post in ${m.channelId}${msg.caseId ? ` for case ${msg.caseId}` : ''}`),
+      );
     }
+    await this.closeLoop(out);
   }
 
   private isWatched(channel: Channel): boolean {
@@ -362,56 +382,52 @@ export class Handlers {
     return channel.isThread() && !!channel.parentId && this.watchChannels.has(channel.parentId);
   }
 
-  /** Watch mode: one quiet offer under a real OOM; silence for chat and for other errors. */
-  private async maybeOffer(m: DiscordMessage<true>, text: string): Promise<void> {
-    const seen = await this.engine.peek(text);
-    if (!seen.oom || seen.confidence < WATCH_CONFIDENCE) return;
-    const lang = langFor(undefined, text);
+  /** Watch mode: one quiet offer under a real OOM (long pastes arrive as message.txt: read like any log); silence otherwise. */
+  private async maybeOffer(m: DiscordMessage<true>, inbound: Inbound): Promise<void> {
+    if (!(await this.engine.worthOffering(inbound))) return;
+    const lang = langFor(undefined, inbound.text ?? '');
     const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(D.watchButton, lang) };
     await m.reply({ ...textPayload(say(D.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });
   }
 
-
-  /** What an explicit request may diagnose: attached files (read later), or error-shaped text. */
-  private async isRequestable(inbound: Inbound): Promise<boolean> {
-    return !!inbound.attachments?.length || (await this.engine.looksLikeLog(inbound.text ?? ''));
-  }
-
   // ---- posting a case -----------------------------------------------------------------------
 
+  private payload(m: Message): Payload {
+    return toPayload(m, this.deps.helperRole ? { helperRole: this.deps.helperRole } : {});
+  }
+
   /**
-   * Posts a new case: the diagnosis first, then the rest in a thread grown from it. When no thread
-   * can be made (channel type, permissions, Discord errors) the case continues in the channel,
-   * and says so once.
+   * Posts what the engine said about a case: a new case's diagnosis first, the rest in a thread
+   * grown from it. Where the case already runs in a thread (a forum post, a DM) it stays there;
+   * where no thread can be made (channel type, permissions, Discord errors) the case continues in
+   * the channel, and says so once.
    */
   private async startCase(messages: Message[], s: Surface): Promise<void> {
     const notes = messages.filter((m) => m.ephemeral);
     const [head, ...rest] = messages.filter((m) => !m.ephemeral);
     if (!head) {
       await s.nothingPublic?.();
-      for (const n of notes) await s.privately(toPayload(n));
+      for (const n of notes) await s.privately(this.payload(n));
       return;
     }
     const caseId = head.caseId;
-    const posted = await s.first(toPayload(head)).catch(this.giveUp(`posting the diagnosis of case ${caseId} failed; trying the channel`));
-    for (const n of notes) await this.safely('posting a private note', () => s.privately(toPayload(n)));
+    const posted = await s.first(this.payload(head)).catch(this.giveUp(`posting the diagnosis of case ${caseId} failed; trying the channel`));
+    if (posted && s.channel) await this.posted(head, { id: posted.id, channelId: s.channel.id });
+    for (const n of notes) await this.safely('posting a private note', () => s.privately(this.payload(n)));
     const inChannel = async (what: string, messages = rest) => {
-      for (const m of messages) await this.safely(what, () => s.inChannel(toPayload(m)));
+      for (const m of messages) await this.safely(what, async () => this.posted(m, (await s.inChannel(this.payload(m))) as { id: string; channelId: string }));
+      await this.closeLoop(messages);
     };
     // Without its first message there is nothing to grow a thread from; the case goes on in the channel.
     if (!posted) return inChannel('posting in the channel', [head, ...rest]);
-    if (!caseId) return inChannel('posting in the channel');
-    if (s.channel?.isThread()) {
-      this.store.setThread(caseId, s.channel.id);
-      return inChannel('posting in the thread');
-    }
+    if (!caseId || !head.opens || s.channel?.isThread() || s.channel?.isDMBased()) return inChannel('posting in the thread');
     const thread = await this.openThread(s, posted.id, threadName(head, 'ComfyOOM'));
     if (thread) {
       try {
         const [next, ...later] = rest;
-        if (next) await thread.send(toPayload(next));
-        this.store.setThread(caseId, thread.id);
-        for (const m of later) await this.safely(`posting in thread ${thread.id}`, () => thread.send(toPayload(m)));
+        if (next) await this.posted(next, await thread.send(this.payload(next)));
+        this.engine.setThread(caseId, thread.id);
+        for (const m of later) await this.safely(`posting in thread ${thread.id}`, async () => this.posted(m, await thread.send(this.payload(m))));
         return;
       } catch (e) {
         this.log(`cannot post in thread ${thread.id}; case ${caseId} continues in the channel`, e);
@@ -425,13 +441,45 @@ export class Handlers {
   private async openThread(s: Surface, messageId: string, name: string): Promise<ThreadChannel | undefined> {
     const channel = s.channel;
     if (channel?.type !== ChannelType.GuildText && channel?.type !== ChannelType.GuildAnnouncement) return undefined;
-    if (s.perms && !s.perms.has(PermissionFlagsBits.CreatePublicThreads)) return undefined;
+    if (s.perms && !(s.perms.has(PermissionFlagsBits.CreatePublicThreads) && s.perms.has(PermissionFlagsBits.SendMessagesInThreads))) return undefined;
     try {
       return await channel.threads.create({ name, startMessage: messageId, autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
     } catch (e) {
       this.log(isPermissionError(e) ? `no permission to open a thread in ${channel.id}` : `opening a thread in ${channel.id} failed`, e);
       return undefined;
     }
+  }
+
+  /**
+   * A message of a case was posted: when it carries the case's live buttons, the message that
+   * carried them before (a step the case has moved past) keeps only "Show current step".
+   */
+  private async posted(m: Message, sent: { id: string; channelId: string } | undefined): Promise<void> {
+    if (!m.caseId || !sent?.id || !m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {})))) return;
+    const before = this.engine.swapButtons(m.caseId, ref(sent.channelId, sent.id));
+    if (!before || before === ref(sent.channelId, sent.id)) return;
+    const [channelId = '', messageId = ''] = before.split('/');
+    await this.safely(`taking the old buttons of case ${m.caseId} off`, async () => {
+      const old = (await this.client.rest.get(Routes.channelMessage(channelId, messageId))) as { components?: unknown[] };
+      await this.client.rest.patch(Routes.channelMessage(channelId, messageId), { body: { components: retiredRows(old.components ?? []) } });
+    });
+  }
+
+  /**
+   * A resolved case closes its loop: a forum post gets the "Solved" tag, and the thread is
+   * archived after a short while (time for a thank-you); both need Manage Threads on others' posts.
+   */
+  private async closeLoop(messages: Message[]): Promise<void> {
+    const caseId = messages.find((m) => m.caseId)?.caseId;
+    if (!caseId || this.engine.state(caseId)?.status !== 'resolved') return;
+    const threadId = this.engine.place(caseId)?.thread;
+    const thread = threadId ? await this.client.channels.fetch(threadId).catch(this.giveUp(`cannot open thread ${threadId}`)) : null;
+    if (!thread?.isThread() || thread.archived) return;
+    const forum = thread.parent?.type === ChannelType.GuildForum ? thread.parent : undefined;
+    const wanted = this.deps.solvedTag.toLowerCase();
+    const tag = forum?.availableTags.find((t) => t.id === this.deps.solvedTag || t.name.toLowerCase() === wanted);
+    if (tag && !thread.appliedTags.includes(tag.id)) await this.safely(`tagging ${thread.id} solved`, () => thread.setAppliedTags([...thread.appliedTags.slice(0, 4), tag.id]));
+    setTimeout(() => void this.safely(`archiving ${thread.id}`, () => thread.setArchived(true, 'case resolved')), this.deps.archiveAfterMs).unref();
   }
 
   /** A catch handler that logs and yields undefined, for steps the bot can do without. */
@@ -457,35 +505,23 @@ export class Handlers {
       if (!id || !visible.length) continue;
       const channel = await this.client.channels.fetch(id).catch(this.giveUp(`cannot open channel ${id} for case ${row.id}`));
       if (!channel?.isSendable()) continue;
-      for (const m of visible) await this.safely(`delivering to ${id} for case ${row.id}`, () => channel.send(toPayload(m)));
+      for (const m of visible) await this.safely(`delivering to ${id} for case ${row.id}`, async () => this.posted(m, await (channel as SendableChannels).send(this.payload(m))));
       return;
     }
   }
 }
 
+/** `<@bot>`, `<@!bot>` and the bot's managed role `<@&role>`. */
+const mentionPattern = (botId: string | undefined, roleId: string | undefined) =>
+  new RegExp([botId && `<@!?${botId}>`, roleId && `<@&${roleId}>`].filter(Boolean).join('|') || '(?!)', 'g');
+
 /** A message's text and files, as the engine reads them; a mention of the bot is not part of the log. */
-function inboundOf(m: DiscordMessage, botId?: string): Inbound {
-  const text = botId ? m.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '').trim() : m.content;
+function inboundOf(m: DiscordMessage, botId?: string, roleId?: string): Inbound {
+  const text = botId ? m.content.replace(mentionPattern(botId, roleId), '').trim() : m.content;
   return { text, attachments: [...m.attachments.values()].map(wrapAttachment) };
 }
 
 /** Discord tells interactions what the bot may do in the channel; zero means it did not say. */
 function knownPerms(i: Interaction): Readonly<PermissionsBitField> | undefined {
   return i.appPermissions && i.appPermissions.bitfield !== 0n ? i.appPermissions : undefined;
-}
-
-const NEEDED: [string, bigint][] = [
-  ['View Channel', PermissionFlagsBits.ViewChannel],
-  ['Send Messages', PermissionFlagsBits.SendMessages],
-  ['Embed Links', PermissionFlagsBits.EmbedLinks],
-];
-
-/** What the bot lacks to run a case here; a case started where it cannot post would be stranded. */
-function missingPermissions(i: Interaction): string[] {
-  const perms = knownPerms(i);
-  if (!perms) return [];
-  const inThread = i.channel?.isThread() ?? false;
-  return NEEDED.map(([name, bit]): [string, bigint] => (inThread && bit === PermissionFlagsBits.SendMessages ? ['Send Messages in Threads', PermissionFlagsBits.SendMessagesInThreads] : [name, bit]))
-    .filter(([, bit]) => !perms.has(bit))
-    .map(([name]) => name);
 }

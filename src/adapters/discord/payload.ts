@@ -3,7 +3,7 @@
 // the title and the first blocks (the diagnosis, the step itself) always stay, and a cut never
 // leaves a code fence open.
 import { ButtonStyle, ComponentType, escapeMarkdown, type APIActionRowComponent, type APIButtonComponentWithCustomId, type APIEmbed } from 'discord.js';
-import type { Block, Button, Message } from '../../conversation/render.ts';
+import { parseButtonId, type Block, type Button, type Message } from '../../conversation/render.ts';
 
 export const LIMITS = {
   content: 2000,
@@ -20,6 +20,9 @@ export const LIMITS = {
 /** Nothing the bot posts may ping: a pasted @everyone or <@id> stays text. */
 export const NO_PINGS = { parse: [] as [], repliedUser: false };
 
+/** Mentions a payload may make: none, or the one helper role the hand-over is for. */
+export type AllowedMentions = typeof NO_PINGS | { parse: []; repliedUser: false; roles: [string] };
+
 export type ButtonRow = APIActionRowComponent<APIButtonComponentWithCustomId>;
 
 export interface Payload {
@@ -27,7 +30,7 @@ export interface Payload {
   embeds: APIEmbed[];
   components: ButtonRow[];
   files: { attachment: Buffer; name: string }[];
-  allowedMentions: typeof NO_PINGS;
+  allowedMentions: AllowedMentions;
 }
 
 const STYLE: Record<Button['style'], ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger> = {
@@ -141,9 +144,18 @@ export function buttonRows(buttons: Button[] = []): ButtonRow[] {
   return rows;
 }
 
-export function toPayload(m: Message): Payload {
+/**
+ * `helperRole`: the hand-over message (and only it) mentions that role, and may ping it alone.
+ */
+export function toPayload(m: Message, o: { helperRole?: string } = {}): Payload {
   const titleAt = m.blocks.findIndex((b) => b.kind === 'title');
   const files = (m.files ?? []).map((f) => ({ attachment: Buffer.from(f.content, 'utf8'), name: f.name }));
+  const role = m.pingHelpers ? o.helperRole : undefined;
+  if (role) {
+    const plain = toPayload({ ...m, pingHelpers: undefined } as Message);
+    const ping = `<@&${role}> `;
+    return { ...plain, content: plain.content ? fit([ping, plain.content], LIMITS.content) : ping.trim(), allowedMentions: { parse: [], repliedUser: false, roles: [role] } };
+  }
   const base = { components: buttonRows(m.buttons), files, allowedMentions: NO_PINGS };
   if (titleAt < 0) return { ...base, content: fit(renderPieces(m.blocks), LIMITS.content), embeds: [] };
   const rest = m.blocks.filter((_, i) => i !== titleAt);
@@ -165,9 +177,11 @@ export function threadName(m: Message, fallback: string): string {
   return cutText(title.replace(/\s+/g, ' ').trim(), LIMITS.threadName) || fallback;
 }
 
+const isShow = (id: string) => (parseButtonId(id) as { show?: true } | undefined)?.show === true;
+
 /**
  * The buttons of a step that has been answered: all disabled, the pressed one still coloured
- * (blurple if it had none) so the thread shows what was chosen.
+ * (blurple if it had none) so the thread shows what was chosen; "Show current step" stays live.
  */
 export function answeredRows(rows: readonly unknown[], pressed: string): ButtonRow[] {
   return rows
@@ -176,12 +190,24 @@ export function answeredRows(rows: readonly unknown[], pressed: string): ButtonR
       type: ComponentType.ActionRow,
       components: r.components
         .filter((c) => c.type === ComponentType.Button && 'custom_id' in c)
-        .map((c) => ({
-          ...c,
-          disabled: true,
-          style: c.custom_id !== pressed ? ButtonStyle.Secondary : c.style === ButtonStyle.Secondary ? ButtonStyle.Primary : c.style,
-        })),
+        .map((c) =>
+          isShow(c.custom_id)
+            ? c
+            : {
+                ...c,
+                disabled: true,
+                style: c.custom_id !== pressed ? ButtonStyle.Secondary : c.style === ButtonStyle.Secondary ? ButtonStyle.Primary : c.style,
+              },
+        ),
     }));
+}
+
+/** The rows of a message whose step the case has moved past: only "Show current step" is left. */
+export function retiredRows(rows: readonly unknown[]): ButtonRow[] {
+  return rows
+    .filter((r): r is ButtonRow => (r as ButtonRow)?.type === ComponentType.ActionRow)
+    .map((r): ButtonRow => ({ type: ComponentType.ActionRow, components: r.components.filter((c) => c.type === ComponentType.Button && 'custom_id' in c && isShow(c.custom_id)) }))
+    .filter((r) => r.components.length);
 }
 
 export const embedLength = (e: APIEmbed) =>

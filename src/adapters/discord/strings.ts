@@ -6,10 +6,6 @@ type Text = { en: string; zh: string };
 
 export const D = {
   noThread: { en: "I can't open a thread here, so I'll continue in this channel.", zh: '这里无法创建子区，我会在本频道继续。' },
-  cannotPost: {
-    en: "I can't post in this channel (missing permission: {perms}). Ask a moderator to allow it, or use /comfyoom in another channel.",
-    zh: '我无法在本频道发言（缺少权限：{perms}）。请让管理员开启，或在其他频道使用 /comfyoom。',
-  },
   // Discord caps modal titles and labels at 45 characters, placeholders at 100.
   modalTitle: { en: 'ComfyOOM: paste your error', zh: 'ComfyOOM：粘贴报错' },
   modalLabel: { en: 'Error or console log', zh: '报错或控制台日志' },
@@ -23,20 +19,34 @@ export const D = {
   messageGone: { en: 'I cannot read that message any more. Paste the log with /comfyoom instead.', zh: '我读取不到那条消息了。请改用 /comfyoom 粘贴日志。' },
   noTraceback: { en: 'This message has no traceback to diagnose.', zh: '这条消息里没有可以诊断的报错。' },
   badSince: { en: '"since" takes a number and d, h or m, for example 30d.', zh: '"since" 需要数字加 d、h 或 m，例如 30d。' },
+  unreadable: {
+    en: 'I cannot read the message you replied to (this bot runs without the Message Content intent). Use the message menu: Apps → Diagnose with ComfyOOM.',
+    zh: '我读取不到你回复的那条消息（本机器人未开启 Message Content 权限）。请使用消息菜单：应用 → 用 ComfyOOM 诊断。',
+  },
   failed: {
-    en: 'Something went wrong while talking to Discord. Your case is saved; try again in a moment.',
-    zh: '与 Discord 通信时出错了。你的问题记录已保存，请稍后再试。',
+    en: 'Something went wrong while talking to Discord. Your case is saved: press "Show current step" (or mention me in the case thread) to go on.',
+    zh: '与 Discord 通信时出错了。你的问题记录已保存：点“显示当前步骤”（或在问题子区里 @我）即可继续。',
   },
 } satisfies Record<string, Text>;
 
 /** Command names and descriptions, as Discord shows them in the command picker. */
 export const COMMAND_TEXT = {
+  diagnoseName: { en: 'comfyoom', zh: 'comfyoom' },
   diagnose: { en: 'Diagnose a ComfyUI out-of-memory error and fix it step by step', zh: '诊断 ComfyUI 内存不足错误，并一步步修复' },
+  logName: { en: 'log', zh: '日志' },
   log: { en: 'The error or console log (leave empty to paste a long one)', zh: '报错或控制台日志（留空可粘贴长日志）' },
+  fileName: { en: 'file', zh: '文件' },
   file: { en: 'A .txt or .log file with the console output', zh: '包含控制台输出的 .txt 或 .log 文件' },
+  languageName: { en: 'language', zh: '语言' },
   language: { en: 'Answer in this language', zh: '回复语言' },
-  stats: { en: 'Which fixes work: case statistics (moderators)', zh: '哪些修复有效：问题统计（管理员）' },
+  english: { en: 'English', zh: '英文' },
+  chinese: { en: 'Simplified Chinese', zh: '简体中文' },
+  statsName: { en: 'comfyoom-stats', zh: 'comfyoom-统计' },
+  stats: { en: "Which fixes work: this server's case statistics (moderators)", zh: '哪些修复有效：本服务器的问题统计（管理员）' },
+  sinceName: { en: 'since', zh: '时间范围' },
   since: { en: 'Only cases newer than this, e.g. 30d, 12h', zh: '只统计这段时间内的问题，例如 30d、12h' },
+  forgetName: { en: 'comfyoom-forget', zh: 'comfyoom-删除记录' },
+  forget: { en: 'Delete your cases and answers from ComfyOOM (asks first)', zh: '从 ComfyOOM 删除你的问题记录和回答（会先确认）' },
   contextMenu: { en: 'Diagnose with ComfyOOM', zh: '用 ComfyOOM 诊断' },
 } satisfies Record<string, Text>;
 

@@ -6,14 +6,12 @@ import { App, type Logger, type LogLevel, type webApi } from '@slack/bolt';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
-import type { CaseStore } from '../../store/cases.ts';
 import { SlackHandlers } from './handlers.ts';
 import type { SlackFile } from './inbound.ts';
 
 export interface StartSlackOptions {
   config: NonNullable<Config['slack']>;
   engine: Engine;
-  store: CaseStore;
   /** The Web API's base URL; tests point it at a local fake. */
   slackApiUrl?: string;
   /**
@@ -59,11 +57,11 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
   const apiHost = o.slackApiUrl ? new URL(o.slackApiUrl).hostname : undefined;
   const handlers = new SlackHandlers({
     engine: o.engine,
-    store: o.store,
     client: app.client,
     logger: app.logger,
     helpers: config.helpers,
     admins: config.admins,
+    ...(config.helperGroup ? { helperGroup: config.helperGroup } : {}),
     files: {
       botToken: config.botToken,
       trustedHost: (host) => host === 'slack.com' || host.endsWith('.slack.com') || host === apiHost,

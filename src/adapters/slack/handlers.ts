@@ -1,12 +1,12 @@
 // Slack events in, engine calls, Block Kit out. Every listener acks first (Slack allows three
 // seconds) and works after. Every API call is caught: by the time one runs the case is already
 // in SQLite, so a failed post costs a message and a log line, never the case or the process.
+// Which case a message belongs to, whether it may open one, who may answer: the engine decides.
 import type { App, BlockAction, ButtonAction, Logger, MessageShortcut, RespondFn, SlashCommand, ViewSubmitAction, webApi } from '@slack/bolt';
 import { langFor, type Engine, type Origin } from '../../conversation/engine.ts';
-import { parseButtonId, type Message } from '../../conversation/render.ts';
+import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, type Message } from '../../conversation/render.ts';
 import type { Lang } from '../../i18n/messages.ts';
-import type { CaseRow, CaseStore } from '../../store/cases.ts';
-import { computeStats, formatStats, parseSince } from '../../store/stats.ts';
+import type { CaseRow } from '../../store/cases.ts';
 import { answeredBlocks, codeChunks, toBlockKit, withoutButtons, type SlackMessage } from './blocks.ts';
 import { slackAttachments, slackToPlain, withoutMentionOf, type FileAccess, type SlackFile } from './inbound.ts';
 import { S } from './strings.ts';
@@ -19,7 +19,7 @@ const MODAL_INPUT = 'text';
 /** The most a plain_text_input accepts; longer logs go in as files. */
 export const MODAL_MAX_CHARS = 3000;
 const LOCALE_TTL_MS = 6 * 3_600_000;
-/** The modal's trigger_id dies three seconds after the command, so a slow users.info is not waited for. */
+/** Past this, a users.info that has not answered is not waited for (the case speaks the paste's language). */
 const LOCALE_WAIT_MS = 1500;
 
 /** Errors that mean the bot cannot post here at all, as opposed to Slack having a bad moment. */
@@ -27,11 +27,12 @@ const CANNOT_POST = new Set(['not_in_channel', 'channel_not_found', 'is_archived
 
 export interface HandlerOptions {
   engine: Engine;
-  store: CaseStore;
   client: webApi.WebClient;
   logger: Logger;
   helpers: readonly string[];
   admins: readonly string[];
+  /** A user group (S…) pinged once, by the hand-over message, when a case runs out of steps. */
+  helperGroup?: string;
   files: FileAccess;
 }
 
@@ -50,6 +51,7 @@ interface Target {
 
 interface MessageEventLike {
   channel: string;
+  channel_type?: string;
   user?: string;
   text?: string;
   ts: string;
@@ -89,17 +91,15 @@ export class SlackHandlers {
    */
   private readonly lastButtons = new Map<string, { channel: string; ts: string; kit: SlackMessage }>();
 
-  /** Event ids already handled: Slack redelivers an event it thinks was not acked, and a redelivered paste must not open a second case. */
-  private readonly seenEvents = new Set<string>();
-
   constructor(private readonly o: HandlerOptions) {}
 
+  /**
+   * Slack redelivers an event it thinks was not acked: a redelivered log must not count twice.
+   * The engine remembers the ids (in SQLite, so a restart does not forget them); only events
+   * that would do something are recorded, not every message in every channel.
+   */
   private firstTime(eventId: string | undefined): boolean {
-    if (!eventId) return true;
-    if (this.seenEvents.has(eventId)) return false;
-    this.seenEvents.add(eventId);
-    if (this.seenEvents.size > 2000) this.seenEvents.delete(this.seenEvents.values().next().value!);
-    return true;
+    return !eventId || this.o.engine.firstDelivery('slack', eventId);
   }
 
   register(app: App): void {
@@ -125,6 +125,16 @@ export class SlackHandlers {
       await ack();
       if (body.type === 'block_actions' && action.type === 'button') await guard('button', () => this.onPress(body, action));
     });
+    app.action<BlockAction<ButtonAction>>(new RegExp(`^${DRAFT_PREFIX}`), async ({ ack, body, action, respond }) => {
+      await ack();
+      if (body.type === 'block_actions' && action.type === 'button') await guard('own case', () => this.onDraft(body, action, respond));
+    });
+    app.action<BlockAction<ButtonAction>>(new RegExp(`^${FORGET_PREFIX}`), async ({ ack, body, action, respond }) => {
+      await ack();
+      if (body.type !== 'block_actions' || action.type !== 'button') return;
+      const kit = toBlockKit(this.o.engine.forget(action.action_id, this.origin(body.team?.id, body.channel?.id ?? '', body.user.id, this.locales.get(body.user.id)?.locale))[0]!);
+      await guard('forget', async () => void (await respond({ replace_original: true, text: kit.text, blocks: kit.blocks })));
+    });
     app.shortcut<MessageShortcut>(SHORTCUT_ID, async ({ ack, shortcut, respond, context }) => {
       await ack();
       if (shortcut.type === 'message_action') await guard('message shortcut', () => this.onShortcut(shortcut, respond, context));
@@ -134,8 +144,7 @@ export class SlackHandlers {
       await guard('mention', () => this.onMention(event as MessageEventLike, body.team_id, context));
     });
     app.event('message', async ({ event, body, context }) => {
-      if (!this.firstTime(body.event_id)) return;
-      await guard('thread message', () => this.onThreadMessage(event as unknown as MessageEventLike, body.team_id, context.botUserId));
+      await guard('message', () => this.onMessage(event as unknown as MessageEventLike, body.team_id, body.event_id, context.botUserId));
     });
   }
 
@@ -154,70 +163,100 @@ export class SlackHandlers {
   private async onCommand(command: SlashCommand, respond: RespondFn): Promise<void> {
     const user = command.user_id;
     const text = slackToPlain(command.text ?? '').trim();
+    // The form goes up at once: its trigger_id dies three seconds after the command, and users.info may be slow.
+    if (!text) return this.openModal(command, respond);
     const locale = await this.locale(user);
     const lang = langFor(locale, text);
     const target: Target = { channel: command.channel_id, user, lang, respond };
     const stats = /^stats\b\s*(.*)$/is.exec(text);
-    if (stats) return this.onStats(target, stats[1]!.trim());
+    if (stats) return this.onStats(target, command.team_id, stats[1]!.trim());
     if (/^(help|帮助)$/i.test(text)) return this.ephemeral(target, note(S.usage[lang]));
-    if (!text) return this.openModal(command, locale, lang);
-    if (!(await this.o.engine.looksLikeLog(text))) return this.ephemeral(target, note(`${S.noTraceback[lang]}\n\n${S.usage[lang]}`));
-    const messages = await this.o.engine.receive(this.origin(command.team_id, command.channel_id, user, locale), { text });
+    const origin = this.origin(command.team_id, command.channel_id, user, locale);
+    if (/^(forget|删除记录)$/i.test(text)) return this.ephemeral(target, toBlockKit(this.o.engine.forgetPrompt(origin)[0]!));
+    // One command opens one case: its trigger_id names it.
+    const messages = await this.o.engine.receive({ ...origin, source: `cmd:${command.trigger_id}` }, { text });
     await this.send({ ...target, note: this.askedBy(user, lang) }, messages);
   }
 
-  private async onStats(target: Target, since: string): Promise<void> {
+  private async onStats(target: Target, team: string, since: string): Promise<void> {
     const { lang } = target;
     if (!this.o.admins.includes(target.user)) return this.ephemeral(target, note(S.statsRefused[lang]));
-    let sinceMs: number | undefined;
-    if (since) {
-      try {
-        sinceMs = parseSince(since);
-      } catch {
-        return this.ephemeral(target, note(S.statsUsage[lang]));
-      }
-    }
-    const report = formatStats(computeStats(this.o.store.db, sinceMs === undefined ? {} : { sinceMs }));
+    // A workspace's admins see that workspace's cases, never another's.
+    const report = this.o.engine.statsReport({ platform: 'slack', server: team }, since || undefined);
+    if (report === undefined) return this.ephemeral(target, note(S.statsUsage[lang]));
     await this.ephemeral(target, toBlockKit({ ephemeral: true, blocks: codeChunks(report).map((text) => ({ kind: 'code' as const, text })) }));
   }
 
-  private async openModal(command: SlashCommand, locale: string | undefined, lang: Lang): Promise<void> {
-    const meta: ModalMeta = { channel: command.channel_id, response_url: command.response_url, ...(locale ? { locale } : {}) };
+  /**
+   * The form for a long paste, in the user's language when it is known already; when users.info
+   * tells a different one later, the open form is updated. A form Slack refuses is told, with
+   * the other ways to send a log.
+   */
+  private async openModal(command: SlashCommand, respond: RespondFn): Promise<void> {
+    const user = command.user_id;
+    const known = this.locales.get(user);
+    const meta: ModalMeta = { channel: command.channel_id, response_url: command.response_url, source: `cmd:${command.trigger_id}`, ...(known?.locale ? { locale: known.locale } : {}) };
+    const lang = langFor(known?.locale, '');
+    let opened;
     try {
-      await this.o.client.views.open({
-        trigger_id: command.trigger_id,
-        view: {
-          type: 'modal',
-          callback_id: MODAL_ID,
-          // What the submission needs: where to post, the command's response_url (private notes
-          // work there even where the bot is not a member) and the user's language.
-          private_metadata: JSON.stringify(meta),
-          title: plain(S.modalTitle[lang]),
-          submit: plain(S.modalSubmit[lang]),
-          close: plain(S.modalCancel[lang]),
-          blocks: [
-            {
-              type: 'input',
-              block_id: MODAL_BLOCK,
-              label: plain(S.modalLabel[lang]),
-              hint: plain(S.modalHint[lang]),
-              element: { type: 'plain_text_input', action_id: MODAL_INPUT, multiline: true, max_length: MODAL_MAX_CHARS },
-            },
-          ],
-        },
-      });
+      opened = await this.o.client.views.open({ trigger_id: command.trigger_id, view: this.modalView(meta, lang) });
     } catch (e) {
       this.o.logger.error(`slack: views.open failed: ${describe(e)}`);
+      await this.ephemeral({ channel: command.channel_id, user, lang, respond }, note(S.modalFailed[lang]));
+      return;
     }
+    if (known) return;
+    const locale = await this.locale(user);
+    const later = langFor(locale, '');
+    if (later === lang || !opened.view?.id) return;
+    try {
+      await this.o.client.views.update({ view_id: opened.view.id, ...(opened.view.hash ? { hash: opened.view.hash } : {}), view: this.modalView({ ...meta, ...(locale ? { locale } : {}) }, later) });
+    } catch (e) {
+      this.o.logger.debug(`slack: views.update for the user's language: ${describe(e)}`);
+    }
+  }
+
+  private modalView(meta: ModalMeta, lang: Lang) {
+    return {
+      type: 'modal' as const,
+      callback_id: MODAL_ID,
+      // What the submission needs: where to post, the command's response_url (private notes work
+      // there even where the bot is not a member), the command it came from and the user's language.
+      private_metadata: JSON.stringify(meta),
+      title: plain(S.modalTitle[lang]),
+      submit: plain(S.modalSubmit[lang]),
+      close: plain(S.modalCancel[lang]),
+      blocks: [
+        {
+          type: 'input' as const,
+          block_id: MODAL_BLOCK,
+          label: plain(S.modalLabel[lang]),
+          hint: plain(S.modalHint[lang]),
+          element: { type: 'plain_text_input' as const, action_id: MODAL_INPUT, multiline: true, max_length: MODAL_MAX_CHARS },
+        },
+      ],
+    };
   }
 
   private async onModal(body: ViewSubmitAction, meta: Partial<ModalMeta>, text: string, lang: Lang): Promise<void> {
     const user = body.user.id;
     if (!meta.channel) return;
     // A modal's value is raw text, not Slack's encoded message text.
-    const messages = await this.o.engine.receive(this.origin(body.team?.id, meta.channel, user, meta.locale), { text });
+    const origin = { ...this.origin(body.team?.id, meta.channel, user, meta.locale), ...(meta.source ? { source: meta.source } : {}) };
+    const messages = await this.o.engine.receive(origin, { text });
     const respond = meta.response_url ? this.responder(meta.response_url) : undefined;
     await this.send({ channel: meta.channel, user, lang, note: this.askedBy(user, lang), ...(respond ? { respond } : {}) }, messages);
+  }
+
+  /** "Open my own case": the draft becomes a case posted in the channel, its steps in a new thread under it. */
+  private async onDraft(body: BlockAction<ButtonAction>, action: ButtonAction, respond: RespondFn): Promise<void> {
+    const user = body.user.id;
+    const channel = body.channel?.id ?? (body.container['channel_id'] as string | undefined);
+    if (!channel) return;
+    const locale = this.locales.get(user)?.locale;
+    const messages = await this.o.engine.openDraft(action.action_id, this.origin(body.team?.id, channel, user, locale));
+    const lang = langFor(locale, '');
+    await this.send({ channel, user, lang, respond, note: this.askedBy(user, lang) }, messages);
   }
 
   /** Bolt's respond() for a response_url kept from the slash command (a view submission has none of its own). */
@@ -235,12 +274,13 @@ export class SlackHandlers {
     const channel = body.channel?.id ?? (body.container['channel_id'] as string | undefined);
     if (!channel) return;
     const messages = this.o.engine.press(action.action_id, this.origin(body.team?.id, channel, user, this.locales.get(user)?.locale));
-    const caseId = parseButtonId(action.action_id)?.caseId;
-    const row = caseId ? this.o.store.get(caseId)?.row : undefined;
+    const choice = parseButtonId(action.action_id);
+    const caseId = choice?.caseId;
+    const place = caseId ? this.o.engine.place(caseId) : undefined;
     const lang = (caseId && this.o.engine.state(caseId)?.lang) || langFor(this.locales.get(user)?.locale, '');
     const pressed = body.message;
-    // Only an accepted answer changes the message; a refusal is for the presser's eyes only.
-    if (pressed && messages.some((m) => !m.ephemeral)) {
+    // Only an accepted answer changes the message ("Show current step" leaves it be); a refusal is for the presser's eyes only.
+    if (pressed && choice && !('show' in choice) && messages.some((m) => !m.ephemeral)) {
       if (caseId && this.lastButtons.get(caseId)?.ts === pressed.ts) this.lastButtons.delete(caseId);
       try {
         await this.o.client.chat.update({ channel, ts: pressed.ts, text: pressed.text ?? '', blocks: answeredBlocks(pressed['blocks'] as unknown[] | undefined, action.text.text) });
@@ -248,7 +288,7 @@ export class SlackHandlers {
         this.o.logger.warn(`slack: could not update the answered message ${pressed.ts}: ${describe(e)}`);
       }
     }
-    const thread = row?.thread ?? (pressed?.['thread_ts'] as string | undefined) ?? pressed?.ts;
+    const thread = place?.thread ?? (pressed?.['thread_ts'] as string | undefined) ?? pressed?.ts;
     await this.send({ channel, ...(thread ? { thread } : {}), user, lang }, messages);
   }
 
@@ -264,12 +304,12 @@ export class SlackHandlers {
     const owner = msg.user && !msg['bot_id'] ? msg.user : invoker;
     const locale = await this.locale(owner);
     const lang = langFor(locale, text);
-    const target: Target = { channel, user: invoker, lang, respond, thread: (msg['thread_ts'] as string | undefined) ?? msg.ts };
-    if (!(await this.o.engine.looksLikeLog(text)) && !files.length) return this.ephemeral(target, note(S.noTraceback[lang]));
-    const open = this.o.store.caseInThread('slack', target.thread!);
-    const messages = await this.o.engine.receive(this.origin(s.team?.id, channel, owner, locale), { text, attachments: slackAttachments(files, this.o.files) }, open);
-    this.threadNewCases(messages, target.thread!);
-    await this.send(target, messages);
+    const thread = (msg['thread_ts'] as string | undefined) ?? msg.ts;
+    const target: Target = { channel, user: invoker, lang, respond, thread };
+    if (own) return this.ephemeral(target, note(S.noTraceback[lang]));
+    // The message is the source: the shortcut used again, or with a mention at the same moment, opens one case.
+    const origin = { ...this.origin(s.team?.id, channel, owner, locale), thread, source: `${channel}:${msg.ts}` };
+    await this.send(target, await this.o.engine.receive(origin, { text, attachments: slackAttachments(files, this.o.files) }));
   }
 
   private async onMention(e: MessageEventLike, team: string | undefined, self: Self): Promise<void> {
@@ -277,52 +317,45 @@ export class SlackHandlers {
     if (!user) return;
     const own = slackToPlain(withoutMentionOf(e.text ?? '', self.botUserId));
     const ownFiles = e.files ?? [];
-    const ownLog = (await this.o.engine.looksLikeLog(own)) || ownFiles.length > 0;
     const thread = e.thread_ts ?? e.ts;
     const locale = await this.locale(user);
     const lang = langFor(locale, own);
     const target: Target = { channel: e.channel, thread, user, lang };
+    const inCase = this.o.engine.caseIn('slack', thread);
 
-    const open = e.thread_ts ? this.o.store.caseInThread('slack', e.thread_ts) : undefined;
-    if (open) {
-      // In a case's thread: a log, or words while the case asks its question, are for the case;
-      // a bare mention asks for the question again.
-      const forCase = ownLog || (!!own.trim() && this.o.engine.state(open)?.awaiting === 'question');
-      const messages = forCase
-        ? await this.o.engine.receive(this.origin(team, e.channel, user, locale), { text: own, attachments: slackAttachments(ownFiles, this.o.files) }, open)
-        : this.o.engine.current(open);
-      return this.send({ ...target, lang: this.o.engine.state(open)?.lang ?? lang }, messages);
-    }
-
-    let source = ownLog ? { text: own, files: ownFiles, user } : undefined;
-    if (!source && e.thread_ts && e.thread_ts !== e.ts) {
+    // A mention that holds a log, or one in a case's thread, is about itself; the engine tells
+    // the owner's new log or answer from someone else's log (their own case, elsewhere).
+    let source = { text: own, files: ownFiles, user, ts: e.ts };
+    if (!inCase && !ownFiles.length && !(await this.o.engine.looksLikeLog(own)) && e.thread_ts && e.thread_ts !== e.ts) {
+      // "@ComfyOOM can you look at this?" under someone's traceback: the thread's first message is the log.
       const parent = await this.parent(e.channel, e.thread_ts);
-      const parentText = slackToPlain(parent?.text ?? '');
-      if (parent && !isOwn(parent, self) && ((await this.o.engine.looksLikeLog(parentText)) || parent.files?.length)) {
-        source = { text: parentText, files: parent.files ?? [], user: parent.user && !parent.bot_id ? parent.user : user };
-      }
+      if (parent && !isOwn(parent, self)) source = { text: slackToPlain(parent.text ?? ''), files: parent.files ?? [], user: parent.user && !parent.bot_id ? parent.user : user, ts: e.thread_ts };
     }
-    if (!source) return this.ephemeral(target, note(S.noTraceback[lang]), e.thread_ts);
     const ownerLocale = source.user === user ? locale : await this.locale(source.user);
-    const messages = await this.o.engine.receive(this.origin(team, e.channel, source.user, ownerLocale), { text: source.text, attachments: slackAttachments(source.files, this.o.files) });
-    this.threadNewCases(messages, thread);
-    await this.send(target, messages);
+    const origin = { ...this.origin(team, e.channel, source.user, ownerLocale), thread, source: `${e.channel}:${source.ts}` };
+    const messages = await this.o.engine.receive(origin, { text: source.text, attachments: slackAttachments(source.files, this.o.files) });
+    await this.send({ ...target, lang: (inCase && this.o.engine.state(inCase)?.lang) || lang }, messages);
   }
 
-  /** The owner writing in their case's thread: a new log when it looks like one, a typed answer while the case asks its question, chat otherwise. */
-  private async onThreadMessage(e: MessageEventLike, team: string | undefined, botUserId: string | undefined): Promise<void> {
-    if ((e.subtype && e.subtype !== 'file_share' && e.subtype !== 'thread_broadcast') || e.bot_id || !e.user || !e.thread_ts || e.thread_ts === e.ts) return;
+  /**
+   * A message not addressed to the bot: the owner's new log or typed answer in their case's
+   * thread, or anything in a DM with the bot (every message there is for it). Others are left alone.
+   */
+  private async onMessage(e: MessageEventLike, team: string | undefined, eventId: string | undefined, botUserId: string | undefined): Promise<void> {
+    if ((e.subtype && e.subtype !== 'file_share' && e.subtype !== 'thread_broadcast') || e.bot_id || !e.user) return;
     // A mention arrives twice, as app_mention and as message; the mention handler answers it.
     if (botUserId && (e.text ?? '').includes(`<@${botUserId}`)) return;
-    const caseId = this.o.store.caseInThread('slack', e.thread_ts);
-    const state = caseId ? this.o.engine.state(caseId) : undefined;
-    if (!caseId || !state || state.owner !== e.user) return;
-    const text = slackToPlain(e.text ?? '');
-    const files = e.files ?? [];
-    if (!(await this.o.engine.looksLikeLog(text)) && !files.length && state.awaiting !== 'question') return;
+    const direct = e.channel_type === 'im';
+    const inThread = !!e.thread_ts && e.thread_ts !== e.ts;
+    if (!direct && !(inThread && this.o.engine.caseIn('slack', e.thread_ts!))) return;
+    if (!this.firstTime(eventId)) return;
+    const thread = e.thread_ts ?? e.ts;
     const locale = await this.locale(e.user);
-    const messages = await this.o.engine.receive(this.origin(team, e.channel, e.user, locale), { text, attachments: slackAttachments(files, this.o.files) }, caseId);
-    await this.send({ channel: e.channel, thread: e.thread_ts, user: e.user, lang: state.lang }, messages);
+    const text = slackToPlain(e.text ?? '');
+    const origin = { ...this.origin(team, e.channel, e.user, locale), thread, ...(direct ? { direct: true, source: `${e.channel}:${e.ts}` } : {}) };
+    const messages = await this.o.engine.posted(origin, { text, attachments: slackAttachments(e.files, this.o.files) });
+    const caseId = this.o.engine.caseIn('slack', thread);
+    await this.send({ channel: e.channel, thread, user: e.user, lang: (caseId && this.o.engine.state(caseId)?.lang) || langFor(locale, text) }, messages);
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -335,12 +368,6 @@ export class SlackHandlers {
     return isSlackId(user) ? S.askedBy[lang].replace('{user}', `<@${user}>`) : undefined;
   }
 
-  /** A case opened from a message lives in that message's thread, known before anything is posted. */
-  private threadNewCases(messages: Message[], thread: string): void {
-    for (const id of new Set(messages.map((m) => m.caseId).filter((x): x is string => !!x))) {
-      if (this.o.store.get(id)?.row.thread === null) this.o.store.setThread(id, thread);
-    }
-  }
 
   /** The user's Slack locale (users.info), cached; undefined when Slack is slow or says nothing. */
   private async locale(user: string): Promise<string | undefined> {
@@ -388,7 +415,7 @@ export class SlackHandlers {
         continue;
       }
       if (m.caseId) await this.retireButtons(m.caseId);
-      const kit = toBlockKit(m, extra);
+      const kit = this.withPing(m, toBlockKit(m, extra));
       let ts: string | undefined;
       try {
         const res = await this.o.client.chat.postMessage({
@@ -402,16 +429,27 @@ export class SlackHandlers {
         ts = res.ts;
       } catch (e) {
         this.o.logger.error(`slack: could not post${m.caseId ? ` for case ${m.caseId}` : ''} in ${target.channel}: ${describe(e)}`);
-        if (CANNOT_POST.has(errorCode(e) ?? '')) await this.ephemeral({ ...target, thread: undefined }, note(S.cannotPost[target.lang]), undefined);
-        // The rest would arrive out of context. The case is in SQLite; a mention in its thread shows the question again.
+        const cannot = CANNOT_POST.has(errorCode(e) ?? '');
+        // A case whose diagnosis could not go out where the bot cannot post reached nobody: it is not kept, nor counted.
+        if (cannot && m.opens && m.caseId) this.o.engine.discard(m.caseId);
+        if (cannot) await this.ephemeral({ ...target, thread: undefined }, note((target.channel.startsWith('D') ? S.cannotPostDm : S.cannotPost)[target.lang]), undefined);
+        // The rest would arrive out of context. The case is in SQLite; "Show current step" or a mention in its thread shows the question again.
         return;
       }
       extra = [];
       thread ??= ts;
-      if (m.caseId && thread) this.threadNewCases([m], thread);
+      if (m.opens && m.caseId && thread) this.o.engine.setThread(m.caseId, thread);
       if (m.caseId && ts && m.buttons?.length) this.lastButtons.set(m.caseId, { channel: target.channel, ts, kit });
       for (const f of m.files ?? []) await this.upload(target.channel, thread, f);
     }
+  }
+
+  /** The hand-over message (and only it) notifies the helper group, once. */
+  private withPing(m: Message, kit: SlackMessage): SlackMessage {
+    const group = m.pingHelpers ? this.o.helperGroup : undefined;
+    if (!group) return kit;
+    const ping = `<!subteam^${group}>`;
+    return { text: `${ping} ${kit.text}`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: ping } }, ...kit.blocks] };
   }
 
   private async ephemeral(target: Target, kit: SlackMessage, thread?: string): Promise<void> {
@@ -448,6 +486,8 @@ export class SlackHandlers {
 interface ModalMeta {
   channel: string;
   response_url: string;
+  /** The command the form came from: one command opens one case. */
+  source?: string;
   locale?: string;
 }
 
@@ -455,7 +495,7 @@ function parseMeta(raw: string | undefined): Partial<ModalMeta> {
   try {
     const m = JSON.parse(raw ?? '{}') as Record<string, unknown>;
     const str = (k: keyof ModalMeta) => (typeof m[k] === 'string' ? { [k]: m[k] as string } : {});
-    return { ...str('channel'), ...str('response_url'), ...str('locale') };
+    return { ...str('channel'), ...str('response_url'), ...str('source'), ...str('locale') };
   } catch {
     return {};
   }

@@ -60,6 +60,9 @@ export function slackAttachments(files: SlackFile[] | undefined, access: FileAcc
     }));
 }
 
+/** A download that stalls gives up, as Discord's do, and the file is reported unreadable. */
+const DOWNLOAD_TIMEOUT_MS = 20_000;
+
 async function download(f: SlackFile, access: FileAccess): Promise<Buffer> {
   let url = f.url_private_download ?? f.url_private;
   if ((!url || f.file_access === 'check_file_info') && f.id) {
@@ -69,7 +72,7 @@ async function download(f: SlackFile, access: FileAccess): Promise<Buffer> {
   if (!url) throw new Error(`no download URL for ${f.id ?? f.name}`);
   // The bot token reads every file the bot can see: it must never leave Slack.
   if (!access.trustedHost(new URL(url).hostname)) throw new Error(`refusing to send the bot token to ${new URL(url).hostname}`);
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${access.botToken}` } });
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${access.botToken}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`download of ${f.id ?? f.name} failed: HTTP ${res.status}`);
   // Without files:read Slack answers 200 with its sign-in page instead of the file.
   if ((res.headers.get('content-type') ?? '').includes('text/html') && !f.mimetype?.includes('html')) throw new Error(`download of ${f.id ?? f.name} returned a web page (is files:read granted?)`);

@@ -14,6 +14,14 @@ export const S = {
     en: 'I can’t post in this channel. Invite me with `/invite @ComfyOOM`, or use /comfyoom in a channel I am in.',
     zh: '我无法在这个频道发消息。请用 `/invite @ComfyOOM` 邀请我，或在我所在的频道里使用 /comfyoom。',
   },
+  cannotPostDm: {
+    en: 'I can’t post in this conversation (a direct message between other people). Send me the log in a direct message to ComfyOOM, or use /comfyoom in a channel I am in.',
+    zh: '我无法在这个对话（其他人之间的私信）里发消息。请直接私信 ComfyOOM 发送日志，或在我所在的频道里使用 /comfyoom。',
+  },
+  modalFailed: {
+    en: 'I couldn’t open the form for your log. Paste it right after the command (`/comfyoom <error>`), or attach the .txt/.log file in a channel and mention me.',
+    zh: '无法打开粘贴日志的表单。请直接在命令后粘贴（`/comfyoom <报错>`），或在频道里上传 .txt/.log 文件并 @ 我。',
+  },
   noTraceback: {
     en: 'No traceback here to diagnose. Paste the error (or attach a .txt/.log file or a screenshot) and mention me, or use /comfyoom.',
     zh: '这里没有可诊断的报错。请粘贴报错（或上传 .txt/.log 文件或截图）并 @ 我，或者使用 /comfyoom。',
@@ -24,8 +32,8 @@ export const S = {
   },
   statsUsage: { en: 'Usage: `/comfyoom stats` or `/comfyoom stats 30d` (also 12h, 90m).', zh: '用法：`/comfyoom stats` 或 `/comfyoom stats 30d`（也可以是 12h、90m）。' },
   usage: {
-    en: '`/comfyoom <error text>` diagnoses a pasted error; `/comfyoom` alone opens a form for a longer log. You can also mention me under a message with a traceback or a log file, or use the “Diagnose with ComfyOOM” message shortcut.',
-    zh: '`/comfyoom <报错文字>` 诊断粘贴的报错；只输入 `/comfyoom` 会打开一个表单，用来粘贴较长的日志。也可以在含有报错或日志文件的消息下 @ 我，或使用消息快捷方式“Diagnose with ComfyOOM”。',
+    en: '`/comfyoom <error text>` diagnoses a pasted error; `/comfyoom` alone opens a form for a longer log. You can also mention me under a message with a traceback or a log file, use the “Diagnose with ComfyOOM” message shortcut, or send me the log in a direct message. `/comfyoom forget` deletes your cases and answers.',
+    zh: '`/comfyoom <报错文字>` 诊断粘贴的报错；只输入 `/comfyoom` 会打开一个表单，用来粘贴较长的日志。也可以在含有报错或日志文件的消息下 @ 我、使用消息快捷方式“Diagnose with ComfyOOM”，或直接私信我日志。`/comfyoom forget` 删除你的问题记录和回答。',
   },
   askedBy: { en: 'Asked by {user} with /comfyoom', zh: '{user} 通过 /comfyoom 提问' },
 } as const;
