@@ -1,5 +1,8 @@
 // A small fake Discord on 127.0.0.1: the gateway over ws and the REST routes the bot uses, with
-// enough state (channels, threads, messages, interaction tokens) to answer like Discord does.
+// enough state (channels, threads, messages, interaction tokens) to answer like Discord does, and
+// as strict: an interaction is acknowledged once and within 3 s (40060, 10062 otherwise), its
+// webhook works only after that, and every answer carries rate-limit headers (per-route buckets
+// keyed by the major parameter, a global limit for bot-token requests; 429 past them).
 // Every REST call is recorded; a test can make any route fail (403, 429, 500) on demand.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +20,8 @@ export interface Call {
   status: number;
   /** What the fake answered (a message object for message routes). */
   response?: any;
+  /** The headers it answered with (rate limits on every answer). */
+  headers?: Record<string, string>;
 }
 
 export interface Failure {
@@ -35,6 +40,19 @@ export interface FakeOptions {
   botId: string;
   guildId: string;
   channels: ApiChannel[];
+  /** Roles of the guild besides @everyone (the bot's managed role, say). */
+  roles?: Record<string, unknown>[];
+  /** Discord's window to acknowledge an interaction. */
+  ackWindowMs?: number;
+  /** Requests per window per route bucket, and for all bot-token requests together. */
+  limits?: { route: number; global: number; windowMs: number };
+}
+
+/** Discord's route bucket: ids generalized, the major parameter (channel, guild, webhook) kept apart. */
+function bucketOf(method: string, path: string): { route: string; major: string } {
+  if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(path)) return { route: 'POST /interactions/:id/:token/callback', major: path.split('/')[2]! };
+  const major = /^\/webhooks\/(\d+\/[^/]+)/.exec(path)?.[1] ?? /^\/(?:channels|guilds)\/(\d+)/.exec(path)?.[1] ?? 'global';
+  return { route: `${method} ${path.replace(/\d{17,20}/g, ':id').replace(/\/webhooks\/:id\/[^/]+/, '/webhooks/:id/:token')}`, major };
 }
 
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
@@ -48,7 +66,20 @@ export async function startFakeDiscord(opts: FakeOptions) {
   const failures: (Failure & { left: number })[] = [];
   const channels = new Map<string, ApiChannel>(opts.channels.map((c) => [c.id, { guild_id: opts.guildId, ...c }]));
   const messages = new Map<string, ApiMessage>();
-  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string }>();
+  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string; at: number; acked: boolean }>();
+  const ackWindowMs = opts.ackWindowMs ?? 3000;
+  const limits = opts.limits ?? { route: 50, global: 50, windowMs: 1000 };
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  /** Counts a request against a window; the headers say what is left, `retryAfter` when nothing is. */
+  function count(key: string, limit: number): { remaining: number; resetAfter: number; retryAfter?: number } {
+    const now = Date.now();
+    let w = windows.get(key);
+    if (!w || now >= w.resetAt) windows.set(key, (w = { count: 0, resetAt: now + limits.windowMs }));
+    const resetAfter = (w.resetAt - now) / 1000;
+    if (w.count >= limit) return { remaining: 0, resetAfter, retryAfter: resetAfter };
+    w.count++;
+    return { remaining: limit - w.count, resetAfter };
+  }
   const files = new Map<string, { body: Buffer; type: string }>();
   const listeners = new Set<() => void>();
   const sockets = new Set<WebSocket>();
@@ -151,6 +182,9 @@ export async function startFakeDiscord(opts: FakeOptions) {
     if ((m = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path))) {
       const it = interactions.get(m[2]!);
       if (!it) return notFound(10062);
+      if (it.acked) return { status: 400, json: { message: 'Interaction has already been acknowledged.', code: 40060 } };
+      if (Date.now() - it.at > ackWindowMs) return notFound(10062);
+      it.acked = true;
       const data = body?.data;
       // 4 reply, 5 deferred reply: the reply becomes the interaction's original message.
       if (body.type === 4 || body.type === 5) it.original = storeMessage(it.channel_id, data ?? {}).id;
@@ -162,7 +196,8 @@ export async function startFakeDiscord(opts: FakeOptions) {
 
     if ((m = /^\/webhooks\/(\d+)\/([^/]+)(?:\/messages\/([^/]+))?$/.exec(path))) {
       const it = interactions.get(m[2]!);
-      if (!it) return notFound(10015);
+      // An interaction's webhook exists once the interaction is acknowledged.
+      if (!it?.acked) return notFound(10015);
       const target = m[3] === '@original' ? it.original : m[3];
       if (!m[3] && method === 'POST') return ok(storeMessage(it.channel_id, body, { webhook_id: opts.botId, application_id: opts.botId }));
       if (!target) return notFound(10008);
@@ -204,7 +239,9 @@ export async function startFakeDiscord(opts: FakeOptions) {
     const method = req.method!;
     const { body, files: uploaded } = await readBody(req);
     const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0 };
-    const send = (status: number, payload?: unknown, headers: Record<string, string> = {}) => {
+    const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
+      const headers = { ...limitHeaders, ...extra };
+      call.headers = headers;
       call.status = status;
       if (payload !== undefined && !Buffer.isBuffer(payload)) call.response = payload;
       calls.push(call);
@@ -220,6 +257,22 @@ export async function startFakeDiscord(opts: FakeOptions) {
         res.end(JSON.stringify(payload));
       }
     };
+
+    const bucket = bucketOf(method, path);
+    const perRoute = count(`${bucket.route}|${bucket.major}`, limits.route);
+    const limitHeaders = {
+      'x-ratelimit-limit': String(limits.route),
+      'x-ratelimit-remaining': String(perRoute.remaining),
+      'x-ratelimit-reset': String((Date.now() / 1000 + perRoute.resetAfter).toFixed(3)),
+      'x-ratelimit-reset-after': perRoute.resetAfter.toFixed(3),
+      'x-ratelimit-bucket': Buffer.from(bucket.route).toString('base64url').slice(0, 24),
+    };
+    const limited = (retryAfter: number, global: boolean) =>
+      send(429, { message: 'You are being rate limited.', retry_after: retryAfter, global }, { ...limitHeaders, 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-scope': global ? 'global' : 'user', ...(global ? { 'x-ratelimit-global': 'true' } : {}) });
+    // Interaction callbacks and webhooks carry no bot token and are not under the global limit.
+    const overall = call.auth?.startsWith('Bot ') ? count('global', limits.global) : undefined;
+    if (overall?.retryAfter !== undefined) return limited(overall.retryAfter, true);
+    if (perRoute.retryAfter !== undefined) return limited(perRoute.retryAfter, false);
 
     const failure = failureFor(method, path);
     if (failure?.status === 429) {
@@ -245,7 +298,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     channels: [...channels.values()].filter((c) => c.type !== 11 && c.type !== 12),
     // Like Discord, active threads come with the guild, so a restarted bot knows them.
     threads: [...channels.values()].filter((c) => c.type === 11 || c.type === 12),
-    roles: [{ id: opts.guildId, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    roles: [{ id: opts.guildId, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }, ...(opts.roles ?? [])],
     members: [],
   });
 
@@ -298,7 +351,8 @@ export async function startFakeDiscord(opts: FakeOptions) {
     },
     /** Sends an interaction, remembering its token so callbacks and webhooks find their channel. */
     interact(payload: { id: string; token: string; channel: { id: string }; message?: { id: string } }) {
-      interactions.set(payload.token, { id: payload.id, channel_id: payload.channel.id, ...(payload.message ? { message_id: payload.message.id } : {}) });
+      // A re-delivery (the same interaction again) keeps the first one's clock and acknowledgement.
+      if (!interactions.has(payload.token)) interactions.set(payload.token, { id: payload.id, channel_id: payload.channel.id, ...(payload.message ? { message_id: payload.message.id } : {}), at: Date.now(), acked: false });
       dispatch('INTERACTION_CREATE', payload);
     },
     dispatch,

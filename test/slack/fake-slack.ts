@@ -1,7 +1,8 @@
 // A small fake Slack on 127.0.0.1: the Web API methods the bot calls (form-encoded, like the real
 // one), response_url posts, file downloads that need the bot token, file uploads, and a Socket
 // Mode WebSocket. Every call is recorded; any method can be made to answer 429 (with Retry-After),
-// 500 or a Slack error on demand.
+// 500 or a Slack error on demand, or to answer late. Like Slack, a trigger_id opens one view, and
+// only within 3 s of the interaction that brought it (expired_trigger_id after that).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,8 @@ export type Failure = { status: 429; retryAfter: number } | { status: 500 } | { 
 export interface FakeOptions {
   botUserId: string;
   teamId: string;
+  /** How long a trigger_id may be used for views.open. */
+  triggerTtlMs?: number;
   /** users.info locales; users not listed have en-US. */
   locales?: Record<string, string>;
 }
@@ -40,6 +43,9 @@ export async function startFakeSlack(opts: FakeOptions) {
   const history = new Map<string, ThreadMessage>();
   const sockets = new Set<WebSocket>();
   const acks = new Map<string, (payload: unknown) => void>();
+  const triggers = new Map<string, { at: number; used: boolean }>();
+  const delays = new Map<string, number>();
+  let triggerCount = 0;
   let ts = 0;
   const nextTs = () => `1700000000.${String(++ts).padStart(6, '0')}`;
   const base = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -68,8 +74,16 @@ export async function startFakeSlack(opts: FakeOptions) {
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
-      case 'views.open':
-        return { ok: true, view: { id: 'V0MODAL', ...args.view } };
+      case 'views.open': {
+        const trigger = triggers.get(args.trigger_id);
+        if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+        if (trigger.used) return { ok: false, error: 'exchanged_trigger_id' };
+        if (Date.now() - trigger.at > (opts.triggerTtlMs ?? 3000)) return { ok: false, error: 'expired_trigger_id' };
+        trigger.used = true;
+        return { ok: true, view: { id: 'V0MODAL', hash: 'h1', ...args.view } };
+      }
+      case 'views.update':
+        return { ok: true, view: { id: args.view_id, hash: 'h2', ...args.view } };
       case 'users.info':
         return { ok: true, user: { id: args.user, locale: opts.locales?.[args.user] ?? 'en-US' } };
       case 'conversations.replies':
@@ -106,6 +120,8 @@ export async function startFakeSlack(opts: FakeOptions) {
       const args = parse(raw.toString('utf8'), type);
       const call: ApiCall = { method, args, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), status: 200, at: Date.now() };
       calls.push(call);
+      const late = delays.get(method);
+      if (late) await new Promise((r) => setTimeout(r, late));
       const f = failures.find((x) => x.method === method && x.left > 0);
       if (f && f.skip > 0) f.skip--;
       else if (f) {
@@ -166,6 +182,16 @@ export async function startFakeSlack(opts: FakeOptions) {
       return `${base()}/api/`;
     },
     responseUrl: () => `${base()}/response/${randomUUID()}`,
+    /** A trigger_id, as Slack issues one with each interaction: its 3 s start now. */
+    trigger(): string {
+      const id = `trigger-${++triggerCount}-${randomUUID().slice(0, 8)}`;
+      triggers.set(id, { at: Date.now(), used: false });
+      return id;
+    },
+    /** Makes a method answer this much later (users.info on a slow day). */
+    delay(method: string, ms: number) {
+      delays.set(method, ms);
+    },
     /** The next `times` calls of a method (after `skip` good ones) fail this way. */
     fail(method: string, failure: Failure, o: { times?: number; skip?: number } = {}) {
       failures.push({ method, failure, skip: o.skip ?? 0, left: o.times ?? 1 });
@@ -222,6 +248,7 @@ export async function startFakeSlack(opts: FakeOptions) {
       downloads.length = 0;
       uploads.length = 0;
       failures.length = 0;
+      delays.clear();
     },
     async close() {
       for (const ws of sockets) ws.close(1000);

@@ -116,8 +116,6 @@ export async function post(bot: Bot, raw: string, type: 'form' | 'json', o: { se
 
 // --- what Slack sends ---------------------------------------------------------------------------
 
-let trigger = 0;
-
 export function slashPayload(fake: FakeSlack, user: string, text: string) {
   return {
     token: 'verification-token',
@@ -131,7 +129,7 @@ export function slashPayload(fake: FakeSlack, user: string, text: string) {
     text,
     api_app_id: 'A0FAKE',
     response_url: fake.responseUrl(),
-    trigger_id: `trigger-${++trigger}`,
+    trigger_id: fake.trigger(),
   };
 }
 
@@ -152,7 +150,7 @@ export function clickPayload(fake: FakeSlack, posted: ApiCall, label: string, us
     api_app_id: 'A0FAKE',
     token: 'verification-token',
     container: { type: 'message', message_ts: ts, channel_id: posted.args.channel, is_ephemeral: false, thread_ts: posted.args.thread_ts },
-    trigger_id: `trigger-${++trigger}`,
+    trigger_id: fake.trigger(),
     channel: { id: posted.args.channel, name: 'help' },
     message: { type: 'message', user: BOT_USER, bot_id: 'B0FAKEBOT', ts, text: posted.args.text, blocks, ...(posted.args.thread_ts ? { thread_ts: posted.args.thread_ts } : {}) },
     response_url: fake.responseUrl(),
@@ -167,7 +165,7 @@ export function viewSubmission(view: { callback_id: string; private_metadata: st
     user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: TEAM },
     api_app_id: 'A0FAKE',
     token: 'verification-token',
-    trigger_id: `trigger-${++trigger}`,
+    trigger_id: `trigger-view-${user}`,
     view: {
       id: 'V0MODAL',
       type: 'modal',
@@ -183,7 +181,7 @@ export function shortcutPayload(fake: FakeSlack, user: string, message: { ts: st
   return {
     type: 'message_action',
     callback_id: 'diagnose_message',
-    trigger_id: `trigger-${++trigger}`,
+    trigger_id: fake.trigger(),
     message_ts: message.ts,
     response_url: fake.responseUrl(),
     message: { type: 'message', ...message },
