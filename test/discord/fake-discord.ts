@@ -83,6 +83,8 @@ export async function startFakeDiscord(opts: FakeOptions) {
   const files = new Map<string, { body: Buffer; type: string }>();
   const listeners = new Set<() => void>();
   const sockets = new Set<WebSocket>();
+  /** The intents of each IDENTIFY, as the bot asked for them. */
+  const identified: number[] = [];
   let seq = 0;
 
   const port = () => (server.address() as AddressInfo).port;
@@ -224,6 +226,13 @@ export async function startFakeDiscord(opts: FakeOptions) {
     if (method === 'GET' && (m = /^\/channels\/(\d+)$/.exec(path))) {
       return channels.has(m[1]!) ? ok(channels.get(m[1]!)) : notFound(10003);
     }
+    if (method === 'PATCH' && (m = /^\/channels\/(\d+)$/.exec(path))) {
+      const c = channels.get(m[1]!);
+      if (!c) return notFound(10003);
+      if (body?.applied_tags) c['applied_tags'] = body.applied_tags;
+      if (body?.archived !== undefined) c['thread_metadata'] = { ...(c['thread_metadata'] as object), archived: body.archived };
+      return ok(c);
+    }
     return notFound(0);
   }
 
@@ -310,6 +319,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
       const msg = JSON.parse(raw.toString());
       if (msg.op === 1) ws.send(JSON.stringify({ op: 11 }));
       if (msg.op === 2) {
+        identified.push(msg.d.intents);
         dispatchTo(ws, 'READY', {
           v: 10,
           session_id: 'fake-session',
@@ -332,6 +342,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
   return {
     api: `${base()}/api`,
     calls,
+    identified,
     channels,
     messages,
     /** Makes matching REST calls fail with this status, `times` times. */

@@ -49,6 +49,8 @@ export interface SetupOptions {
   helperRole?: string;
   /** Extra channels (a forum, say) the fake knows. */
   channels?: ApiChannel[];
+  /** Extra guild roles (the bot's managed role). */
+  roles?: Record<string, unknown>[];
   /** The classifier the engine asks (default: the kb's, inline). */
   classify?: AsyncClassifier;
 }
@@ -64,6 +66,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
       { id: VOICE, type: 2, name: 'voice', bitrate: 64000, user_limit: 0 },
       ...(opts.channels ?? []),
     ],
+    ...(opts.roles ? { roles: opts.roles } : {}),
   });
   const logs: string[] = [];
   const start = async (db: Db) => {

@@ -129,15 +129,18 @@ export class Handlers {
       else if (i.isButton()) await this.onPress(i);
     } catch (e) {
       this.log(`interaction ${i.id} failed`, e);
-      if (!i.isRepliable()) return;
-      // Never leave it unanswered, nor without a way on: the failure note carries "Show current step".
-      const caseId = i.isButton() ? parseButtonId(i.customId)?.caseId : undefined;
-      const lang = (caseId && this.engine.state(caseId)?.lang) || langFor(i.locale, '');
-      const p = toPayload({ blocks: [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
-      // A deferred reply shows "thinking…" until it is edited; a component's deferral has no reply of its own.
-      const report = !i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p));
-      await report.catch(this.giveUp(`could not report the failure of ${i.id}`));
+      await this.reportFailure(i).catch(this.giveUp(`could not report the failure of ${i.id}`));
     }
+  }
+
+  /** Never leaves an interaction unanswered, nor without a way on: the note carries "Show current step". */
+  private async reportFailure(i: Interaction): Promise<void> {
+    if (!i.isRepliable()) return;
+    const caseId = i.isButton() ? parseButtonId(i.customId)?.caseId : undefined;
+    const lang = (caseId && this.engine.state(caseId)?.lang) || langFor(i.locale, '');
+    const p = toPayload({ blocks: [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
+    // A deferred reply shows "thinking…" until it is edited; a component's deferral has no reply of its own.
+    await (!i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p)));
   }
 
   private origin(i: Interaction, over: Partial<Origin> = {}): Origin {
