@@ -1,7 +1,8 @@
 // Renders a paste as a screenshot the way users post them, for OCR tests. One renderer; the style
 // says the font, colours, wrap width, chrome and file format, so a console, a Discord code block,
 // a phone chat and ComfyUI's error dialog differ only in data. Deterministic: fonts come from the
-// dejavu-fonts-ttf package, never from the system.
+// dejavu-fonts-ttf package, never from the system. DejaVu has no Han glyphs, so the few Chinese
+// pastes render their Chinese as boxes; a CJK font package would be 35 MB or more.
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
