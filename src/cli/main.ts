@@ -21,6 +21,7 @@ Usage:
   comfyoom start                                       start the bot (terminal mode without chat tokens)
   comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
   comfyoom stats [--since 30d] [--json] [--db PATH]    which fixes work, per entry and per step
+        [--platform discord|slack|terminal] [--server ID]   only one platform's, or one server's or workspace's, cases
   comfyoom forget --user ID [--platform P] [--db PATH] delete one user's cases and events
   comfyoom --help
 
@@ -107,7 +108,8 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         }
       }
       case 'stats': {
-        const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } } });
+        const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' }, platform: { type: 'string' }, server: { type: 'string' } } });
+        const scope = { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) };
         let sinceMs: number | undefined;
         try {
           sinceMs = values.since !== undefined ? parseSince(values.since) : undefined;
@@ -117,7 +119,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         dbPath = resolve(withDb(loadConfig(), values.db).db);
         const db = openDb(dbPath, { readonly: true });
         try {
-          const stats = computeStats(db, sinceMs !== undefined ? { sinceMs } : {});
+          const stats = computeStats(db, { scope, ...(sinceMs !== undefined ? { sinceMs } : {}) });
           out(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
         } finally {
           db.close();

@@ -85,6 +85,9 @@ describe('comfyoom CLI', () => {
     const stats = JSON.parse(run(['stats', '--json', '--since', '30d', '--db', db]).stdout);
     expect(stats).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });
     expect(run(['stats', '--db', db]).stdout).toMatch(/Cases: 1/);
+    expect(run(['stats', '--platform', 'terminal', '--db', db]).stdout).toMatch(/^Cases: 1 on terminal/);
+    expect(JSON.parse(run(['stats', '--json', '--platform', 'discord', '--db', db]).stdout)).toMatchObject({ cases: 0, scope: { platform: 'discord' } });
+    expect(JSON.parse(run(['stats', '--json', '--server', 'G1', '--db', db]).stdout).cases).toBe(0);
     expect(run(['stats', '--since', 'last week', '--db', db]).stderr).toMatch(/--since takes/);
     expect(run(['forget', '--user', `local:${userInfo().username}`, '--db', db]).stdout).toMatch(/deleted 1 case/);
     // The case is gone from the file; stats keep counting it, anonymously.
