@@ -206,7 +206,8 @@ export class SlackHandlers {
       return;
     }
     if (known) return;
-    const locale = await this.locale(user);
+    // Nobody waits on it now: the form is up.
+    const locale = await this.lookupLocale(user);
     const later = langFor(locale, '');
     if (later === lang || !opened.view?.id) return;
     try {
@@ -373,7 +374,12 @@ export class SlackHandlers {
   private async locale(user: string): Promise<string | undefined> {
     const hit = this.locales.get(user);
     if (hit && Date.now() - hit.at < LOCALE_TTL_MS) return hit.locale;
-    const lookup = this.o.client.users.info({ user, include_locale: true }).then(
+    return within(this.lookupLocale(user), LOCALE_WAIT_MS);
+  }
+
+  /** users.info, however long it takes, remembered for next time. */
+  private lookupLocale(user: string): Promise<string | undefined> {
+    return this.o.client.users.info({ user, include_locale: true }).then(
       (r) => {
         const locale = r.user?.locale;
         this.locales.set(user, { locale, at: Date.now() });
@@ -384,7 +390,6 @@ export class SlackHandlers {
         return undefined;
       },
     );
-    return within(lookup, LOCALE_WAIT_MS);
   }
 
   /** The first message of a thread, where the traceback usually is. */
