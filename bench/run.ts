@@ -5,6 +5,7 @@ import { benchClassifier } from './classifier.ts';
 import { benchStore } from './store.ts';
 import { benchOcr } from './ocr.ts';
 import { benchFuzz } from './fuzz.ts';
+import { benchChatLoad } from './chat-load.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
@@ -12,6 +13,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'store', run: benchStore },
   { name: 'ocr', run: benchOcr },
   { name: 'fuzz', run: benchFuzz },
+  { name: 'chat-load', run: benchChatLoad },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */

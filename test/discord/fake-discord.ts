@@ -22,6 +22,8 @@ export interface Call {
   response?: any;
   /** The headers it answered with (rate limits on every answer). */
   headers?: Record<string, string>;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface Failure {
@@ -247,7 +249,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, '');
     const method = req.method!;
     const { body, files: uploaded } = await readBody(req);
-    const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0 };
+    const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0, at: Date.now() };
     const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
       const headers = { ...limitHeaders, ...extra };
       call.headers = headers;
