@@ -7,6 +7,11 @@ export const IMAGE_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
   maxWidth: 4000,
+  /**
+   * What Tesseract is given, after scaling: it needs some 25 bytes a pixel (a 156 MP image took
+   * 3.8 GB), so a tall screenshot is scaled to fit this rather than up to its best text height.
+   */
+  maxOcrPixels: 16_000_000,
 };
 
 /**
@@ -76,7 +81,7 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   g.putImageData(pixels, 0, 0);
   const textHeight = measureTextHeight(pixels.data, width, height);
   const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
-  const scale = Math.min(fit, IMAGE_LIMITS.maxWidth / width);
+  const scale = Math.min(fit, IMAGE_LIMITS.maxWidth / width, Math.sqrt(IMAGE_LIMITS.maxOcrPixels / (width * height)));
   const w = Math.round(width * scale);
   const h = Math.round(height * scale);
   const canvas = createCanvas(w, h);

@@ -1,6 +1,7 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../src/ingest/decode.ts';
-import { imageSize, prepareForOcr } from '../../src/ingest/image.ts';
+import { IMAGE_LIMITS, imageSize, prepareForOcr } from '../../src/ingest/image.ts';
 import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
 const log = 'torch.OutOfMemoryError: 页面文件太小 (os error 1455)';
@@ -25,6 +26,15 @@ describe('decoding attached logs', () => {
   it('refuses binary data', () => {
     expect(decodeText(Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 0, 0, 8, 0]))).toEqual({ ok: false, reason: 'binary' });
   });
+
+  it('refuses a binary shaped like UTF-16 (a byte order mark, or a NUL in every other byte)', () => {
+    let seed = 7;
+    const noise = (n: number) => Array.from({ length: n }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff);
+    const shaped = Buffer.from(noise(4000).flatMap((b) => [b, 0]));
+    expect(decodeText(shaped)).toEqual({ ok: false, reason: 'binary' });
+    expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), shaped]))).toEqual({ ok: false, reason: 'binary' });
+    expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('torch.OutOfMemoryError: 显存不足\r\n', 'utf16le')]))).toMatchObject({ ok: true });
+  });
 });
 
 describe('screenshots before OCR', () => {
@@ -36,6 +46,25 @@ describe('screenshots before OCR', () => {
     bomb.writeUInt32BE(20_000, 16);
     bomb.writeUInt32BE(20_000, 20);
     expect(await prepareForOcr(bomb)).toEqual({ ok: false, reason: 'too_many_pixels' });
+  });
+
+  it('gives Tesseract no more pixels than its budget: a tall screenshot is scaled down, never up', async () => {
+    // 1000 x 39000 (under the 40 MP limit) of 12 px console text, which alone would be upscaled twofold.
+    const canvas = createCanvas(1000, 39_000);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 1000, 39_000);
+    g.fillStyle = '#111';
+    g.font = '12px sans-serif';
+    for (let y = 20; y < 39_000; y += 400) g.fillText('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB', 10, y);
+    const tall = canvas.toBuffer('image/jpeg', 60);
+    expect(tall.length).toBeLessThan(IMAGE_LIMITS.maxBytes);
+    const prepared = await prepareForOcr(tall);
+    expect(prepared.ok).toBe(true);
+    if (!prepared.ok) return;
+    const out = imageSize(prepared.png)!;
+    expect(out.width * out.height).toBeLessThanOrEqual(IMAGE_LIMITS.maxOcrPixels * 1.01);
+    expect(prepared.scale).toBeLessThan(1);
   });
 
   it('inverts dark themes and brings text to the height Tesseract reads best', async () => {
