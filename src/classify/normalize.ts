@@ -69,7 +69,9 @@ function foldOcrConfusions(line: string): string {
     .replace(/(\d)[Oo](?=\d)/g, '$10')
     .replace(/(\d)[lI|](?=[\d.])/g, '$11')
     .replace(/(^|[\s(:])[lI](?=\d{1,5}(?:\.\d{1,3})?\s{0,2}(?:[KMGT]i?B|bytes)\b)/g, '$11')
-    .replace(/©/g, '0');
+    .replace(/©/g, '0')
+    // An all-capitals "OOM" read as digits ("00M", "0OM") has no letter around it to tell by.
+    .replace(/\b[0O]{2}M(ED|S)?\b/g, 'OOM$1');
 }
 
 function stripWrapping(line: string): string {

@@ -36,6 +36,7 @@ describe('normalize', () => {
     expect(lines('torch.Out0fMemoryError: Tried to allocate l6.00 GiB')).toEqual(['torch.OutofMemoryError: Tried to allocate 16.00 GiB']);
     expect(lines('2.7.0+cu128 fp16 gfx1100 cuda:0')).toEqual(['2.7.0+cu128 fp16 gfx1100 cuda:0']);
     expect(lines('0utOfMemoryError 2O48 MB')).toEqual(['outOfMemoryError 2048 MB']);
+    expect(lines('an 00M error occurs, 0OMED twice; 1000M and 00MB stay')).toEqual(['an OOM error occurs, OOMED twice; 1000M and 00MB stay']);
   });
 
   it('turns full-width punctuation into ASCII (Chinese consoles)', () => {
