@@ -63,15 +63,15 @@ function stripServicePrefixes(lines: string[]): string[] {
  */
 function foldOcrConfusions(line: string): string {
   return line
+    // An all-capitals "OOM" read as digits ("00M", "0OM") has no lower-case letter to tell by.
+    .replace(/\b[0O]{2}M(ED|S)?\b/g, 'OOM$1')
     .replace(/([A-Za-z])0(?=[A-Za-z])/g, '$1o')
     .replace(/\b0(?=[A-Za-wyz][A-Za-z]{2})/g, 'o') // not 0x… hex
     .replace(/([A-Za-z])[1|](?=[a-z])/g, '$1l')
     .replace(/(\d)[Oo](?=\d)/g, '$10')
     .replace(/(\d)[lI|](?=[\d.])/g, '$11')
     .replace(/(^|[\s(:])[lI](?=\d{1,5}(?:\.\d{1,3})?\s{0,2}(?:[KMGT]i?B|bytes)\b)/g, '$11')
-    .replace(/©/g, '0')
-    // An all-capitals "OOM" read as digits ("00M", "0OM") has no letter around it to tell by.
-    .replace(/\b[0O]{2}M(ED|S)?\b/g, 'OOM$1');
+    .replace(/©/g, '0');
 }
 
 function stripWrapping(line: string): string {
