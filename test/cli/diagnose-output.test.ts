@@ -1,5 +1,8 @@
 // What `comfyoom diagnose` prints is redacted like a stored paste, unless --raw asks for the text.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -29,5 +32,18 @@ describe('diagnose output', () => {
     expect(JSON.parse(r.stdout).category).toBe('oom_gpu_vae');
     expect(r.stdout).not.toContain(token);
     expect(r.stdout).not.toContain('jean.dupont@example.org');
+  });
+});
+
+describe('diagnose input limits', () => {
+  it('refuses a log over the chat cap with a sentence, before reading it all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'big-'));
+    const file = join(dir, 'huge.log');
+    writeFileSync(file, Buffer.alloc(50 * 1024 * 1024, 'a'));
+    const r = spawnSync(process.execPath, [bin, 'diagnose', file], { encoding: 'utf8', timeout: 60_000 });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/huge\.log is larger than 8 MB/);
+    expect(r.stdout).toBe('');
   });
 });
