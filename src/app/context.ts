@@ -1,14 +1,13 @@
 // Wires the engine to its edges: the kb from disk and the SQLite case store.
 import { resolve } from 'node:path';
 import { Engine } from '../conversation/engine.ts';
-import { DEFAULT_KB_DIR, loadKb } from '../kb/load.ts';
+import { kbDir } from '../kb/cache.ts';
+import { loadKb } from '../kb/load.ts';
 import { CaseStore } from '../store/cases.ts';
 import { openDb, type Db } from '../store/db.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
 import { WorkPool } from '../conversation/pool.ts';
-
-export const kbDir = () => process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
 
 export interface AppContext {
   db: Db;

@@ -86,23 +86,28 @@ export function requiredLiterals(source: string): string[] | undefined {
  * and runs 4x slower.)
  */
 export class PatternSet {
-  private readonly each: RE2[];
+  /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
+  private readonly each: (RE2 | undefined)[];
   private readonly literals: (string[] | undefined)[];
 
   constructor(readonly sources: readonly string[]) {
-    this.each = sources.map((p) => new RE2(p, 'gimu'));
+    this.each = sources.map(() => undefined);
     this.literals = sources.map(requiredLiterals);
+  }
+
+  private compiled(i: number): RE2 {
+    return (this.each[i] ??= new RE2(this.sources[i]!, 'gimu'));
   }
 
   /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
     const joined = lines.join('\n');
     const lower = joined.toLowerCase();
-    const candidates = this.each.flatMap((_, i) => (this.literals[i]?.every((l) => !lower.includes(l)) ? [] : [i]));
+    const candidates = this.literals.flatMap((l, i) => (l?.every((x) => !lower.includes(x)) ? [] : [i]));
     if (!candidates.length) return;
     const text = Buffer.from(joined, 'utf8');
     const found = candidates.filter((i) => {
-      const re = this.each[i]!;
+      const re = this.compiled(i);
       re.lastIndex = 0;
       return re.test(text);
     });
@@ -124,7 +129,7 @@ export class PatternSet {
       return lo;
     };
     for (const pattern of found) {
-      const re = this.each[pattern]!;
+      const re = this.compiled(pattern);
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const line = lineOf(m.index);

@@ -8,9 +8,7 @@ import { planSteps } from '../plan/plan.ts';
 import { renderDiagnosis } from '../render/diagnosis-text.ts';
 import { redact, redactValues, redactValuesQuickly } from '../redact/redact.ts';
 import { decodeText } from '../ingest/decode.ts';
-import { IMAGE_LIMITS, prepareForOcr } from '../ingest/image.ts';
-import { IMAGE_FILE, INGEST_LIMITS } from '../ingest/ingest.ts';
-import { OcrPool } from '../ingest/ocr.ts';
+import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS } from '../ingest/limits.ts';
 
 /** The JSON form of a diagnosis: what a script needs, without the kb texts. */
 export function diagnosisJson(d: Diagnosis, kb: Kb) {
@@ -109,6 +107,8 @@ export function readPaste(file: string | undefined): string {
 /** A paste, or the text OCR reads from a screenshot (png/jpg/webp). */
 export async function readPasteOrScreenshot(file: string | undefined): Promise<string> {
   if (file === undefined || file === '-' || !IMAGE_FILE.test(file)) return readPaste(file);
+  // Image decoding and OCR load only for a screenshot: a text log starts without them.
+  const [{ prepareForOcr }, { OcrPool }] = await Promise.all([import('../ingest/image.ts'), import('../ingest/ocr.ts')]);
   const prepared = await prepareForOcr(readCapped(file, IMAGE_LIMITS.maxBytes));
   if (!prepared.ok) throw new UserError(`${file}: ${prepared.reason.replace(/_/g, ' ')}`);
   const ocr = new OcrPool({ size: 1 });

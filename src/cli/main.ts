@@ -1,15 +1,14 @@
 // The command line: the same engine the chat adapters use, for people and scripts.
+//
+// Each command loads what it uses when it runs (a dynamic import), so `diagnose` starts without
+// the database, the chat libraries, the YAML parser or the schema validator: a cold start is
+// mostly module loading, and a one-paste diagnosis must feel instant.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { createClassifier } from '../classify/classify.ts';
-import { loadKb, KbError } from '../kb/load.ts';
-import { readPaste, readPasteOrScreenshot, renderOne, runBatch, UserError } from './diagnose.ts';
-import { kbDir as configuredKbDir, openApp } from '../app/context.ts';
-import { ConfigError, loadConfig, type Config } from '../app/config.ts';
-import { openDb } from '../store/db.ts';
-import { CaseStore } from '../store/cases.ts';
+import { UserError } from './diagnose.ts';
+import type { Config } from '../app/config.ts';
 import { storeProblem } from '../store/errors.ts';
-import { computeStats, formatStats, parseSince } from '../store/stats.ts';
+import { kbDir as configuredKbDir, openKb } from '../kb/cache.ts';
 
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 
@@ -56,6 +55,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         return command === undefined ? 2 : 0;
       case 'kb': {
         if (rest[0] !== 'lint') throw new UserError('usage: comfyoom kb lint');
+        const { loadKb } = await import('../kb/load.ts');
         const kb = loadKb(kbDir);
         out(`kb ok: ${kb.entries.length} entries, ${kb.steps.size} steps, ${kb.signatures.length} signatures, ${kb.flags.size} flags (version ${kb.version})`);
         return 0;
@@ -67,7 +67,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           options: { json: { type: 'boolean' }, lang: { type: 'string' }, batch: { type: 'string' }, raw: { type: 'boolean' } },
         });
         if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
-        const kb = loadKb(kbDir);
+        const [kb, { createClassifier }, { readPasteOrScreenshot, renderOne, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
           const failures = await runBatch(values.batch, classify, out, values.raw ?? false);
@@ -84,12 +84,14 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           allowPositionals: true,
           options: { resume: { type: 'boolean' }, db: { type: 'string' } },
         });
+        const { loadConfig } = await import('../app/config.ts');
         const config = withDb(loadConfig(), values.db);
         dbPath = resolve(config.db);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');
           return runBots(config);
         }
+        const [{ readPaste }, { openApp }] = await Promise.all([import('./diagnose.ts'), import('../app/context.ts')]);
         const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;
         const app = openApp(config);
         const { runTerminal } = await import('./terminal.ts');
@@ -110,6 +112,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       case 'stats': {
         const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' }, platform: { type: 'string' }, server: { type: 'string' } } });
         const scope = { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) };
+        const [{ loadConfig }, { openDb }, { computeStats, formatStats, parseSince }] = await Promise.all([import('../app/config.ts'), import('../store/db.ts'), import('../store/stats.ts')]);
         let sinceMs: number | undefined;
         try {
           sinceMs = values.since !== undefined ? parseSince(values.since) : undefined;
@@ -129,6 +132,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       case 'forget': {
         const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, platform: { type: 'string' }, db: { type: 'string' } } });
         if (!values.user) throw new UserError('usage: comfyoom forget --user ID [--platform P]');
+        const [{ loadConfig }, { openDb }, { CaseStore }] = await Promise.all([import('../app/config.ts'), import('../store/db.ts'), import('../store/cases.ts')]);
         dbPath = resolve(withDb(loadConfig(), values.db).db);
         const db = openDb(dbPath);
         try {
@@ -153,12 +157,14 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       process.stderr.write(`comfyoom: ${file.path}: ${FILE_PROBLEMS[file.code]}\n`);
       return 2;
     }
-    if (e instanceof ConfigError) {
-      process.stderr.write(`comfyoom: ${e.message}\n`);
+    // By name: the classes live in modules this command may never have loaded.
+    const { name, message } = e as Error;
+    if (name === 'ConfigError') {
+      process.stderr.write(`comfyoom: ${message}\n`);
       return 2;
     }
-    if (e instanceof KbError) {
-      process.stderr.write(`kb/ has problems:\n${e.message}\n`);
+    if (name === 'KbError') {
+      process.stderr.write(`kb/ has problems:\n${message}\n`);
       return 1;
     }
     if (e instanceof UserError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

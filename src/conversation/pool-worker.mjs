@@ -1,8 +1,15 @@
-// A worker of the pool (pool.ts). Plain JavaScript, so Node can start it without a loader: it
-// registers tsx, as bin/comfyoom.mjs does, then serves the TypeScript tasks.
-import { register } from 'tsx/esm/api';
+// A worker of the pool (pool.ts). Plain JavaScript, so Node can start it without a loader: built
+// (dist/), the compiled tasks sit beside it; from the sources, it registers tsx as
+// bin/comfyoom.mjs does and serves the TypeScript tasks.
+import { existsSync } from 'node:fs';
 
-register();
-const tasks = await import('./pool-tasks.ts');
+const compiled = new URL('./pool-tasks.js', import.meta.url);
+let tasks;
+if (existsSync(compiled)) tasks = await import(compiled.href);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  tasks = await import('./pool-tasks.ts');
+}
 
 export const classify = tasks.classify;

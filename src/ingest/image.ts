@@ -2,17 +2,8 @@
 // before it is decoded), then greyscale with dark themes inverted, the text brought to the height
 // Tesseract reads best, and the contrast stretched so thin strokes (underscores, dots) survive.
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { IMAGE_LIMITS } from './limits.ts';
 
-export const IMAGE_LIMITS = {
-  maxBytes: 10 * 1024 * 1024,
-  maxPixels: 40_000_000,
-  maxWidth: 4000,
-  /**
-   * What Tesseract is given, after scaling: it needs some 25 bytes a pixel (a 156 MP image took
-   * 3.8 GB), so a tall screenshot is scaled to fit this rather than up to its best text height.
-   */
-  maxOcrPixels: 16_000_000,
-};
 
 /**
  * Height in pixels of a line of text (ascenders to descenders) after scaling. Measured on renders

@@ -1,7 +1,8 @@
 // Gathers the text to diagnose from a message: its own text plus attached logs. Each file is
 // checked against the limits before it is read, and every refusal is reported, never thrown.
 import { decodeText } from './decode.ts';
-import { IMAGE_LIMITS, prepareForOcr } from './image.ts';
+import { prepareForOcr } from './image.ts';
+import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS, TEXT_FILE } from './limits.ts';
 import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
 
 export interface Attachment {
@@ -17,11 +18,6 @@ export interface Inbound {
   attachments?: Attachment[];
 }
 
-export const INGEST_LIMITS = {
-  maxFiles: 5,
-  /** Log files larger than this are refused before download (head and tail are what matters). */
-  maxFileBytes: 8 * 1024 * 1024,
-};
 
 export type IngestProblem = {
   file: string;
@@ -37,8 +33,6 @@ export interface Ingested {
   hasTypedText: boolean;
 }
 
-const TEXT_FILE = /\.(txt|log|md|json|out|err|yaml|yml|csv)$/i;
-export const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;
 
 export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
   if (TEXT_FILE.test(a.name) || a.contentType?.startsWith('text/') || a.contentType === 'application/json') return 'text';

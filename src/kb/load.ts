@@ -1,15 +1,15 @@
-// Reads kb/ from disk and validates every file against the schema. This is the only I/O of the
-// knowledge base; everything downstream receives the validated, cross-checked `Kb` value.
+// Reads kb/ from disk and validates every file against the schema; everything downstream receives
+// the validated, cross-checked `Kb` value. The running bot and CLI open it through cache.ts.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { basename, join, relative, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { Entry, FACT_NAMES, Flag, Launch, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
+import { DEFAULT_KB_DIR } from './cache.ts';
 
-export const DEFAULT_KB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'kb');
+export { DEFAULT_KB_DIR };
 
 export interface Kb {
   entries: Entry[];

@@ -1,7 +1,8 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../src/ingest/decode.ts';
-import { IMAGE_LIMITS, imageSize, prepareForOcr } from '../../src/ingest/image.ts';
+import { imageSize, prepareForOcr } from '../../src/ingest/image.ts';
+import { IMAGE_LIMITS } from '../../src/ingest/limits.ts';
 import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
 const log = 'torch.OutOfMemoryError: 页面文件太小 (os error 1455)';
