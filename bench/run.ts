@@ -5,6 +5,7 @@ import { benchClassifier } from './classifier.ts';
 import { benchStore } from './store.ts';
 import { benchOcr } from './ocr.ts';
 import { benchFuzz } from './fuzz.ts';
+import { benchStart } from './start.ts';
 import { benchChatLoad } from './chat-load.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
@@ -13,6 +14,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'store', run: benchStore },
   { name: 'ocr', run: benchOcr },
   { name: 'fuzz', run: benchFuzz },
+  { name: 'start', run: benchStart },
   { name: 'chat-load', run: benchChatLoad },
 ];
 
