@@ -20,6 +20,7 @@ export interface Normalized {
 
 const ANSI = /\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,256}(?:\x07|\x1b\\)/g;
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 const ENTITY = /&(lt|gt|amp|quot|apos|nbsp|#39|#\d{1,6}|#x[0-9a-f]{1,6});/gi;
 
@@ -98,21 +99,27 @@ function unglue(line: string): string[] {
   return (line.match(LINE_START)?.length ?? 0) >= 2 ? line.split(LINE_START) : [line];
 }
 
+/** Entities, escapes, invisible and compatibility characters: what needs more than a plain ASCII line does. */
+function decodeLine(line: string): string {
+  let text = line;
+  if (text.includes('\x1b')) text = text.replace(ANSI, '');
+  if (text.includes('&')) {
+    text = text.replace(ENTITY, (m, name: string) => {
+      const key = name.toLowerCase();
+      if (key in ENTITIES) return ENTITIES[key]!;
+      const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+    });
+  }
+  // Most log lines are plain ASCII: no zero-width marks, no full-width forms, no NBSP to fold.
+  if (NON_ASCII.test(text)) text = text.replace(ZERO_WIDTH, '').normalize('NFKC').replace(/\u00a0/g, ' ');
+  return text;
+}
+
 function cleanLine(raw: string): string[] {
   return unglue(raw).flatMap((line) => {
     const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
-    const text = cut
-      .replace(ANSI, '')
-      .replace(ZERO_WIDTH, '')
-      .replace(ENTITY, (m, name: string) => {
-        const key = name.toLowerCase();
-        if (key in ENTITIES) return ENTITIES[key]!;
-        const code = key.startsWith('#x') ? parseInt(key.slice(2), 16) : parseInt(key.slice(1), 10);
-        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
-      })
-      .normalize('NFKC')
-      .replace(/\u00a0/g, ' ')
-      .replace(GLUED_TIMESTAMP, '$1\n');
+    const text = decodeLine(cut).replace(GLUED_TIMESTAMP, '$1\n');
     return text.split('\n').map((l) => foldOcrConfusions(stripWrapping(l)).trimEnd());
   });
 }

@@ -73,13 +73,14 @@ export function requiredLiterals(source: string): string[] | undefined {
   }
   close();
   const best = branches.map((b) => b.sort((a, b) => b.length - a.length)[0]);
-  // Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe.
-  return best.every((l) => l && l.length >= 3 && /^[\x20-\x7e\t\u3000-\u9fff\uff00-\uffef]+$/.test(l)) ? (best as string[]) : undefined;
+  // Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe:
+  // ASCII, Cyrillic, CJK and Hangul fold alike in both.
+  return best.every((l) => l && l.length >= 3 && /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+$/.test(l)) ? (best as string[]) : undefined;
 }
 
 /**
- * Many kb patterns over the lines of a paste. A pattern's required literal, looked for in the
- * lower-cased text first (a plain substring search), spares RE2 most patterns: few occur in any
+ * Many kb patterns over the lines of a paste. The patterns' required literals, looked for in
+ * the lower-cased text first (all of them in one pass), spare RE2 most patterns: few occur in any
  * one paste. Those that may, RE2 tests over the whole text and then walks line by line.
  * Case-insensitive; `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8.
  * (RE2's own Set was tried: with this many patterns its automaton outgrows its memory budget
@@ -90,9 +91,32 @@ export class PatternSet {
   private readonly each: (RE2 | undefined)[];
   private readonly literals: (string[] | undefined)[];
 
+  /** Every literal at once, longest first; plain escaped text, so V8 can run it safely. */
+  private readonly anyLiteral: RegExp | undefined;
+  /** For each literal, the others it starts with: the scan finds only the longest at a position. */
+  private readonly prefixes: Map<string, string[]>;
+
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     this.literals = sources.map(requiredLiterals);
+    const distinct = [...new Set(this.literals.flatMap((l) => l ?? []))].sort((a, b) => b.length - a.length);
+    this.anyLiteral = distinct.length ? new RegExp(distinct.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : undefined;
+    this.prefixes = new Map(distinct.map((l) => [l, distinct.filter((o) => o !== l && l.startsWith(o))]));
+  }
+
+  /** The literals present in a lower-cased text, found in one pass. */
+  private present(lower: string): Set<string> {
+    const found = new Set<string>();
+    const re = this.anyLiteral;
+    if (!re) return found;
+    re.lastIndex = 0;
+    for (let m = re.exec(lower); m; m = re.exec(lower)) {
+      found.add(m[0]);
+      for (const p of this.prefixes.get(m[0])!) found.add(p);
+      // Every position where a literal starts is visited, overlaps included.
+      re.lastIndex = m.index + 1;
+    }
+    return found;
   }
 
   private compiled(i: number): RE2 {
@@ -102,8 +126,8 @@ export class PatternSet {
   /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
     const joined = lines.join('\n');
-    const lower = joined.toLowerCase();
-    const candidates = this.literals.flatMap((l, i) => (l?.every((x) => !lower.includes(x)) ? [] : [i]));
+    const present = this.present(joined.toLowerCase());
+    const candidates = this.literals.flatMap((l, i) => (l && !l.some((x) => present.has(x)) ? [] : [i]));
     if (!candidates.length) return;
     const text = Buffer.from(joined, 'utf8');
     const found = candidates.filter((i) => {
