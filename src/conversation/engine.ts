@@ -11,6 +11,7 @@ import { couldNotApply } from '../plan/applied.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
 import { redact, redactValues } from '../redact/redact.ts';
 import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
@@ -60,6 +61,8 @@ export interface EngineOptions {
   imagesPerMinute?: number;
   /** Reads screenshots; without it, images are answered with a request for text. */
   ocr?: Ocr;
+  /** COMFYOOM_ADAPTIVE: whether step orders are learned from recorded outcomes (default auto). */
+  adaptive?: AdaptiveSetting;
 }
 
 /** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
@@ -118,6 +121,8 @@ export class Engine {
   private readonly ratePerMinute: number;
   private readonly imagesPerMinute: number;
   private readonly ocr?: Ocr;
+  /** Orders each case's steps from the outcomes recorded so far (src/learn). */
+  readonly learner: Learner;
   /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
   private readonly recent = new Map<string, number[]>();
 
@@ -133,6 +138,7 @@ export class Engine {
     this.ratePerMinute = o.ratePerMinute ?? 6;
     this.imagesPerMinute = o.imagesPerMinute ?? 3;
     if (o.ocr) this.ocr = o.ocr;
+    this.learner = new Learner(o.store.db, o.kb, o.adaptive ?? 'auto');
   }
 
   /** True when this user has sent too much in the last minute; records the attempt otherwise. */
@@ -172,6 +178,16 @@ export class Engine {
       ref: { entry: diagnosis.entry.id, category: diagnosis.category, steps: plan.steps.map((s) => s.id) },
       oom: diagnosis.category !== 'not_oom',
     };
+  }
+
+  /**
+   * The plan in the order this case gets it (learned, or the kb's), with how it was chosen; the
+   * seed is the case's and the decision's, so the same counts would give it the same order again.
+   */
+  private ordered(c: Classified, caseId: string, offer: number): PlanRef {
+    const { steps, order } = this.learner.order(c.diagnosis.entry, c.diagnosis.facts, seedOf(`${caseId}:${offer}`));
+    const planned = new Set(c.ref.steps);
+    return { ...c.ref, steps: steps.filter((id) => planned.has(id)), order };
   }
 
   /** A problem with the paste itself, answered before any case exists. */
@@ -326,7 +342,7 @@ export class Engine {
     const caseId = this.newId();
     const at = this.now();
     const question = nextQuestion(c.diagnosis.facts, [], this.judge);
-    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: c.ref, ...(question ? { question } : {}) });
+    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: this.ordered(c, caseId, 0), ...(question ? { question } : {}) });
     const state = t.state!;
     // Redact what will be kept (not megabytes), then cap again: placeholders may lengthen it.
     // NUL past the binary check's sample is still no text to keep.
@@ -410,7 +426,7 @@ export class Engine {
       choice: answer.choice,
       ...(answer.typed ? { typed: true as const } : {}),
       ...(answer.node ? { node: answer.node.name } : {}),
-      plan: c.ref,
+      plan: this.ordered(c, state.caseId, state.offer),
       ...(next ? { next } : {}),
     });
     const after = t.state ?? state;
@@ -444,7 +460,7 @@ export class Engine {
       at: this.now(),
       actor: origin.user,
       moderator: origin.moderator ?? false,
-      plan: c.ref,
+      plan: this.ordered(c, caseId, state.offer),
       oom: c.oom,
       ...(question ? { question } : {}),
       ...(notApplied ? { notApplied: true as const } : {}),
@@ -590,6 +606,7 @@ export class Engine {
       facts: facts ? describeFacts(facts, state.lang) : [],
       planned,
       ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),
+      learned: this.learner.record(state.plan.entry),
     });
   }
 }

@@ -15,6 +15,19 @@ export interface PlanRef {
   entry: string;
   category: string;
   steps: string[];
+  /** How `steps` were ordered (src/learn), kept with the case so its order is known later. Absent on plans from before learning. */
+  order?: PlanOrder;
+}
+
+export interface PlanOrder {
+  /** The setup the order was chosen for, and its outcomes are counted under: VRAM tier, OS, backend, dynamic VRAM. */
+  context: string;
+  /** Whose order the user was given: the kb's, or the one learned from recorded outcomes. */
+  by: 'kb' | 'learned';
+  /** The draw's seed: the same seed over the same counts gives the same order. */
+  seed: number;
+  /** In suggest mode, the learned order the user was not given (when it differs from the kb's). */
+  suggested?: string[];
 }
 
 export interface Tried {

@@ -5,6 +5,7 @@ import type { Kb } from '../kb/load.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { Plan, PlannedStep } from '../plan/plan.ts';
+import { POLICY, type StepsRecord } from '../learn/index.ts';
 import type { Action, CaseState, Reason, Reply, Tried } from './machine.ts';
 import { QUESTIONS, type Choice, type Question } from './questions.ts';
 import { C } from './strings.ts';
@@ -131,6 +132,12 @@ function renderStep(ctx: RenderContext, stepId: string, index: number, total: nu
   const step = kb.steps.get(stepId);
   const planned = ctx.planned.get(stepId);
   const blocks: Block[] = [{ kind: 'title', text: `${t(C.stepOf, lang).replace('{n}', String(index + 1)).replace('{total}', String(total))}: ${step ? t(step.title, lang) : stepId}` }];
+  const record = ctx.learned?.steps.get(stepId);
+  if (record && record.tried >= POLICY.showRateAfter) {
+    const share = String(Math.round((record.fixed / record.tried) * 100));
+    const assumed = record.assumed ? ` ${t(C.fixRateAssumed, lang).replace('{assumed}', String(record.assumed))}` : '';
+    blocks.push({ kind: 'note', text: `${t(C.fixRate, lang).replace('{share}', share).replace('{tried}', String(record.tried))}${assumed}` });
+  }
   if (planned) {
     blocks.push({ kind: 'text', text: t(planned.text, lang) });
     for (const n of planned.notes) blocks.push({ kind: 'note', text: t(n, lang) });
@@ -183,6 +190,8 @@ export interface RenderContext {
   planned: Map<string, PlannedStep>;
   /** The diagnosis of a newly pasted log, when there is one. */
   newDiagnosis?: { diagnosis: Diagnosis; plan: Plan };
+  /** What users reported for the current plan's entry, and whether confirmed fixes reorder it. */
+  learned?: StepsRecord;
 }
 
 export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
@@ -222,6 +231,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
           caseId,
           blocks: [
             { kind: 'text', text: t(r.resolution === 'confirmed' ? C.resolvedConfirmed : C.resolvedAssumed, lang).replace('{step}', stepTitle(r.step)) },
+            ...(r.resolution === 'confirmed' && ctx.learned ? [{ kind: 'note' as const, text: recordedNote(ctx.learned, lang) }] : []),
             { kind: 'note', text: resolutionSummary(kb, state, r.step, lang) },
           ],
         });
@@ -284,6 +294,13 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
     }
   }
   return state.status === 'open' ? out.map((m) => (m.ephemeral ? m : withShowButton(m, lang))) : out;
+}
+
+/** What a confirmed fix does for others: reorders their steps only where learning is (or will be) on. */
+function recordedNote(learned: StepsRecord, lang: Lang): string {
+  if (!learned.adapts) return t(C.recorded.stats, lang);
+  if (learned.mode === 'on') return t(C.recorded.adapts, lang);
+  return t(C.recorded.soon, lang).replace('{needed}', String(POLICY.autoOnConfirmed)).replace('{confirmed}', String(learned.confirmed));
 }
 
 /** The closing line of a resolved case: what was tried and which step fixed it. */

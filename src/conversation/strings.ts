@@ -71,7 +71,25 @@ export const C = {
   askResult: { en: 'Try only this step, run the workflow again, then tell me how it went.', zh: '只做这一步，重新运行工作流，然后告诉我结果。' },
   askReason: { en: 'What happened when you tried it?', zh: '照做之后是什么情况？' },
   askLog: { en: 'Paste the new error or console log (the last 30–50 lines are enough).', zh: '请粘贴新的报错或控制台日志（最后 30–50 行就够了）。' },
-  resolvedConfirmed: { en: 'Great, fixed by: {step}. I recorded it so others with this error get this fix sooner.', zh: '太好了，解决办法是：{step}。已记录下来，之后遇到同样错误的人会更快得到这个办法。' },
+  resolvedConfirmed: { en: 'Great, fixed by: {step}.', zh: '太好了，解决办法是：{step}。' },
+  /** What a confirmed fix does for others, said only where it does it (see Learner.record). */
+  recorded: {
+    adapts: {
+      en: 'I recorded it: confirmed fixes decide which step others with this error are shown first.',
+      zh: '已记录下来：确认有效的办法决定了之后遇到同样错误的人先看到哪一步。',
+    },
+    soon: {
+      en: 'I recorded it: once {needed} people have confirmed a fix for this error ({confirmed} so far), confirmed fixes decide which step others are shown first.',
+      zh: '已记录下来：等这个错误累计有 {needed} 人确认解决（目前 {confirmed} 人），确认有效的办法将决定之后的人先看到哪一步。',
+    },
+    stats: { en: 'I recorded it for the moderators’ statistics.', zh: '已记录到管理员的统计中。' },
+  },
+  /** Shown with a step once enough people tried it (POLICY.showRateAfter): confirmed fixes only. */
+  fixRate: { en: 'Fixed it for {share}% of {tried} people with this error.', zh: '遇到这个错误并试过这一步的 {tried} 人中，{share}% 确认解决了。' },
+  fixRateAssumed: {
+    en: '{assumed} more got past the error, judging by their next log (not counted above).',
+    zh: '另有 {assumed} 人从之后的日志看也过了这一关（未计入上面的比例）。',
+  },
   resolvedAssumed: {
     en: 'That is no longer an out-of-memory error, so "{step}" got you past it. Here is what the new error means:',
     zh: '新的日志已经不是内存不足了，说明「{step}」起了作用。下面是新错误的含义：',

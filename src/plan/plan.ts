@@ -102,9 +102,13 @@ const withFacts = (change: LaunchChange, facts: Facts): LaunchChange => ({
   remove: change.remove.flatMap((f) => (f === '{rejectedFlags}' ? (facts.rejectedFlags ?? []) : [f])),
 });
 
-export function planSteps(entry: Entry, facts: Facts, kb: PlanKb): Plan {
+/**
+ * `order`: the entry's steps in the order learned from recorded outcomes (src/learn), when the
+ * case gets one; the kb's order otherwise. Either way every step is tailored and skipped as here.
+ */
+export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps): Plan {
   const plan: Plan = { steps: [], skipped: [] };
-  for (const id of entry.steps) {
+  for (const id of order) {
     const step = kb.steps.get(id);
     if (!step) continue; // the loader guarantees references; a hot-reloaded kb may not
     if (step.skipIf && evaluate(step.skipIf, facts).truth === true) {

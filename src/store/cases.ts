@@ -7,6 +7,8 @@
 import type { CaseState, Record } from '../conversation/machine.ts';
 import type { Db } from './db.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
+import { outcomesOf } from '../learn/outcomes.ts';
+import { OutcomeCounters } from './outcomes.ts';
 
 /** Cases deleted per transaction by retention, so other writers wait for the lock a moment, not minutes. */
 const EXPIRE_BATCH = 500;
@@ -96,6 +98,7 @@ export class CaseStore {
   private readonly nthOldest;
   private readonly bySource;
   private readonly openInThread;
+  private readonly outcomes: OutcomeCounters;
 
   constructor(readonly db: Db) {
     this.insertCase = db.prepare(
@@ -119,6 +122,8 @@ export class CaseStore {
     this.nthOldest = db.prepare(`SELECT created_at FROM cases WHERE created_at < ? ORDER BY created_at LIMIT 1 OFFSET ${EXPIRE_BATCH - 1}`).pluck();
     this.bySource = db.prepare('SELECT id FROM cases WHERE platform = ? AND source = ?').pluck();
     this.openInThread = db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open'").pluck();
+    // What each step did, per entry and setup and per day (migration 008), for learning and stats.
+    this.outcomes = new OutcomeCounters(db);
   }
 
   /**
@@ -180,6 +185,7 @@ export class CaseStore {
       else if (r.type === 'asked') this.questionAsked.run(r.question, caseId);
       else if (r.type === 'clarified') this.questionAnswered.run(r.choice, r.typed ? 1 : 0, caseId, r.question);
     }
+    this.outcomes.add(caseId, outcomesOf(records, state));
     this.updateCase.run({
       id: caseId,
       at: records.at(-1)!.at,
