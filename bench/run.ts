@@ -7,6 +7,7 @@ import { benchOcr } from './ocr.ts';
 import { benchFuzz } from './fuzz.ts';
 import { benchStart } from './start.ts';
 import { benchChatLoad } from './chat-load.ts';
+import { benchAdaptive } from './adaptive.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
@@ -16,6 +17,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'fuzz', run: benchFuzz },
   { name: 'start', run: benchStart },
   { name: 'chat-load', run: benchChatLoad },
+  { name: 'adaptive', run: benchAdaptive },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */

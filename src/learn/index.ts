@@ -8,12 +8,11 @@ import type { Kb } from '../kb/load.ts';
 import type { Entry } from '../kb/schema.ts';
 import type { Db } from '../store/db.ts';
 import { learningContext } from './context.ts';
-import { modeFor, orderSteps, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
+import { chooseOrder, modeFor, orderSteps, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
 import { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
-import { seeded } from './random.ts';
 
 export { learningContext } from './context.ts';
-export { orderSteps, modeFor, priorChance, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
+export { chooseOrder, orderSteps, modeFor, priorChance, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
 export { outcomesOf, type Outcome, type OutcomeKind } from './outcomes.ts';
 export { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
 export { seedOf } from './random.ts';
@@ -83,14 +82,7 @@ export class Learner {
    * this user), and how it was chosen, to be stored with the case. `seed` makes it reproducible.
    */
   order(entry: Entry, facts: Facts, seed: number): { steps: string[]; order: PlanOrder } {
-    const context = learningContext(facts);
-    const evidence = this.evidence(entry.id);
-    const mode = modeFor(this.setting, sum(evidence).fixed);
-    if (mode === 'off' || entry.steps.length < 2) return { steps: entry.steps, order: { context, by: 'kb', seed } };
-    const learned = orderSteps({ kbSteps: this.kbSteps(entry), evidence, context, pins: this.pins(entry.id), rand: seeded(seed) }).steps;
-    if (mode === 'on') return { steps: learned, order: { context, by: 'learned', seed } };
-    const same = learned.every((s, i) => s === entry.steps[i]);
-    return { steps: entry.steps, order: { context, by: 'kb', seed, ...(same ? {} : { suggested: learned }) } };
+    return chooseOrder(this.setting, { kbSteps: this.kbSteps(entry), evidence: this.evidence(entry.id), pins: this.pins(entry.id), context: learningContext(facts), seed });
   }
 
   /** Per step of an entry, what users reported, every setup together; and whether confirmed fixes reorder it. */

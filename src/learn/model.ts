@@ -3,12 +3,14 @@
 // Each step's chance to fix an entry's failure is a Beta distribution: the kb's place for it is
 // the prior, the entry's answers over every other setup come next, and the answers of this setup
 // (VRAM tier, OS, backend, dynamic VRAM) last, so small samples shrink toward what is known more
-// broadly. Thompson sampling draws one chance per step from a seed and orders by chance per unit
-// of effort: a step that is rarely offered still gets drawn high now and then and can prove
-// itself, and the same seed over the same counts always gives the same order.
+// broadly. Thompson sampling draws one chance per step from a seed (pulled halfway back toward its
+// expected value, POLICY.exploration) and orders by chance per unit of effort: a step that is
+// rarely offered still gets drawn high now and then and can prove itself, and the same seed over
+// the same counts always gives the same order.
+import type { PlanOrder } from '../conversation/machine.ts';
 import type { Step } from '../kb/schema.ts';
 import { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
-import { beta } from './random.ts';
+import { beta, seeded } from './random.ts';
 
 /** What users answered to one step of one entry in one setup (a row of step_outcomes). */
 export interface Counts {
@@ -89,7 +91,7 @@ export function orderSteps(input: OrderInput): { steps: string[]; estimates: Ste
     const a = (k * a0) / (a0 + b0) + credit(mine);
     const b = (k * b0) / (a0 + b0) + answers(mine) - credit(mine);
     const chance = a / (a + b);
-    const drawn = input.rand ? beta(a, b, input.rand) : chance;
+    const drawn = input.rand ? chance + POLICY.exploration * (beta(a, b, input.rand) - chance) : chance;
     const pin = pins.get(id);
     const held = pin ? 'pin' : POLICY.fixedPlace.includes(id) ? 'rule' : undefined;
     return {
@@ -123,4 +125,22 @@ export function orderSteps(input: OrderInput): { steps: string[]; estimates: Ste
 export function modeFor(setting: AdaptiveSetting, confirmed: number): AdaptiveMode {
   if (setting !== 'auto') return setting;
   return confirmed >= POLICY.autoOnConfirmed ? 'on' : 'suggest';
+}
+
+/**
+ * The order one case gets, and how it was chosen: the kb's while learning is off or only
+ * suggests (the learned order kept beside it when it differs), the drawn one when it is on.
+ */
+export function chooseOrder(
+  setting: AdaptiveSetting,
+  input: Omit<OrderInput, 'rand' | 'context'> & { context: string; seed: number },
+): { steps: string[]; order: PlanOrder } {
+  const kb = input.kbSteps.map((s) => s.id);
+  const { context, seed } = input;
+  const mode = modeFor(setting, sum(input.evidence).fixed);
+  if (mode === 'off' || kb.length < 2) return { steps: kb, order: { context, by: 'kb', seed } };
+  const learned = orderSteps({ ...input, rand: seeded(seed) }).steps;
+  if (mode === 'on') return { steps: learned, order: { context, by: 'learned', seed } };
+  const same = learned.every((s, i) => s === kb[i]);
+  return { steps: kb, order: { context, by: 'kb', seed, ...(same ? {} : { suggested: learned }) } };
 }

@@ -30,6 +30,12 @@ export const POLICY = {
    * first.
    */
   credit: { fixed: 1, movedOn: 1, assumed: 0.5 },
+  /**
+   * How far a draw may stray from the expected chance (1: plain Thompson sampling). Less than 1
+   * keeps exploring, so a rarely offered step can still prove itself, while close rivals swap
+   * places less often than their uncertainty alone would have them.
+   */
+  exploration: 0.5,
   /** A step's cost in the ordering: a high-effort step must fix more often to go before a low one. */
   effort: { low: 1, medium: 1.1, high: 1.25 } satisfies Record<Step['effort'], number>,
   /**
