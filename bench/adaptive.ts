@@ -73,10 +73,10 @@ const SCENARIOS: Scenario[] = [
     name: 'sampling (kb order wrong on Linux and small cards)',
     kbRight: false,
     steps: [
-      { id: 'reduce-workload', effort: 'low', fixes: (t, os) => (os === 'windows' ? 0.3 : 0.1), cannotApply: 0.05 },
+      { id: 'reduce-workload', effort: 'low', fixes: (_tier, os) => (os === 'windows' ? 0.3 : 0.1), cannotApply: 0.05 },
       { id: 'attention-and-smart-memory', effort: 'medium', fixes: flat(0.12), cannotApply: 0.1 },
       { id: 'lowvram', effort: 'low', fixes: (t, os) => (t === '<8 GB' ? 0.45 : os === 'linux' ? 0.3 : 0.1), cannotApply: 0.05 },
-      { id: 'close-other-gpu-apps', effort: 'low', fixes: (t, os) => (os === 'linux' ? 0.4 : 0.08), cannotApply: 0.05 },
+      { id: 'close-other-gpu-apps', effort: 'low', fixes: (_tier, os) => (os === 'linux' ? 0.4 : 0.08), cannotApply: 0.05 },
       { id: 'smaller-weights', effort: 'medium', fixes: flat(0.2), cannotApply: 0.1 },
       ...TAIL,
     ],
@@ -87,7 +87,7 @@ const SCENARIOS: Scenario[] = [
     kbRight: true,
     steps: [
       { id: 'ram-reduce-use', effort: 'low', fixes: (t) => (t === '<8 GB' ? 0.45 : 0.4), cannotApply: 0.05 },
-      { id: 'pagefile-increase', effort: 'low', fixes: (t, os) => (os === 'windows' ? 0.3 : 0.2), cannotApply: 0.1 },
+      { id: 'pagefile-increase', effort: 'low', fixes: (_tier, os) => (os === 'windows' ? 0.3 : 0.2), cannotApply: 0.1 },
       { id: 'disable-pinned-memory', effort: 'low', fixes: flat(0.15), cannotApply: 0.05 },
       { id: 'smaller-weights', effort: 'medium', fixes: flat(0.1), cannotApply: 0.1 },
       ...TAIL,
