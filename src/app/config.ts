@@ -1,6 +1,7 @@
 // Configuration from the environment, validated at start so a typo fails with a clear message
 // instead of a silent misbehaviour. `.env.example` lists every variable.
 import { z } from 'zod';
+import { parseAdaptive, type AdaptiveSetting } from '../learn/index.ts';
 
 const ids = z
   .string()
@@ -45,6 +46,11 @@ const Env = z
     COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
     /** Pastes a user may submit per minute before a polite refusal. */
     COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
+    /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
+    COMFYOOM_ADAPTIVE: z
+      .string()
+      .optional()
+      .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
 
     DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
     DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
@@ -83,6 +89,7 @@ export interface Config {
   idleMs: number;
   retentionDays: number;
   ratePerMinute: number;
+  adaptive: AdaptiveSetting;
   discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string };
   slack?: {
     botToken: string;
@@ -114,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleMs: e.COMFYOOM_IDLE_HOURS * 3_600_000,
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
+    adaptive: e.COMFYOOM_ADAPTIVE,
     ...(e.DISCORD_TOKEN
       ? {
           discord: {

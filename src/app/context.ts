@@ -20,14 +20,14 @@ export interface AppContext {
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'>, o: { pool?: boolean } = {}): AppContext {
+export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive'>>, o: { pool?: boolean } = {}): AppContext {
   const kb = loadKb(kbDir());
   const db = openDb(resolve(config.db));
   const store = new CaseStore(db);
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
-  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(pool ? { classify: pool.classify } : {}) });
+  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { classify: pool.classify } : {}) });
   return {
     db,
     store,

@@ -23,8 +23,14 @@ describe('configuration from the environment', () => {
   });
 
   it('has working defaults and no chat platform without tokens', () => {
-    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6 });
+    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6, adaptive: 'auto' });
     expect(loadConfig({ COMFYOOM_RETENTION_DAYS: '30' }).retentionDays).toBe(30);
+  });
+
+  it('reads COMFYOOM_ADAPTIVE as off, suggest or on, and refuses anything else by name', () => {
+    expect(loadConfig({ COMFYOOM_ADAPTIVE: 'OFF' }).adaptive).toBe('off');
+    expect(loadConfig({ COMFYOOM_ADAPTIVE: 'on' }).adaptive).toBe('on');
+    expect(problems({ COMFYOOM_ADAPTIVE: 'yes' })).toEqual(['COMFYOOM_ADAPTIVE: COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)']);
   });
 
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
