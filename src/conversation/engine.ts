@@ -15,7 +15,7 @@ import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
-import { computeStats, formatStats, parseSince, type Scope } from '../store/stats.ts';
+import { formatStats, parseSince, type Scope } from '../store/stats.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
@@ -537,15 +537,20 @@ export class Engine {
     return this.store.firstDelivery(platform, id, this.now());
   }
 
-  /** Stats for moderators, in their scope (their server or workspace); undefined when `since` is malformed. */
-  statsReport(scope: Scope, since?: string): string | undefined {
+  /**
+   * Stats for moderators, in their scope (their server or workspace), as text and as a chart with
+   * its labels in `lang`; undefined when `since` is malformed. The chart's modules load on first use.
+   */
+  async statsReport(scope: Scope, since?: string, lang: Lang = 'en'): Promise<{ text: string; chart: Buffer } | undefined> {
     let sinceMs: number | undefined;
     try {
       sinceMs = since ? parseSince(since) : undefined;
     } catch {
       return undefined;
     }
-    return formatStats(computeStats(this.store.db, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }));
+    const [{ buildStats, kbNames }, { statsChart }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts')]);
+    const stats = buildStats(this.store.db, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }, this.kb, this.learner.setting);
+    return { text: formatStats(stats), chart: statsChart(stats, lang, kbNames(this.kb, lang)) };
   }
 
   /** `forget`, first step: what would go, and the buttons to confirm or cancel. */

@@ -1,7 +1,8 @@
 // Which fixes really work: moderator statistics over the case store. Confirmed resolutions (the
 // user said it worked) and assumed ones (a later log was no longer an OOM) are always reported apart.
 import { QUESTIONS, type Choice, type Question } from '../conversation/questions.ts';
-import { dayOf, FIX_MEASURES } from './archive.ts';
+import type { LearnedOrder } from '../learn/index.ts';
+import { DAY_MS, dayOf, FIX_MEASURES } from './archive.ts';
 import type { Db } from './db.ts';
 
 export interface EntryStats {
@@ -41,6 +42,24 @@ export interface QuestionStats {
   unanswered: number;
 }
 
+/** One step of one entry: how many cases were offered it, tried it, and were fixed by it. */
+export interface FunnelStep {
+  step: string;
+  offered: number;
+  tried: number;
+  /** Confirmed by the user. */
+  fixed: number;
+  /** Inferred from a later log that was no longer an OOM. */
+  assumed: number;
+  movedOn: number;
+}
+
+export type Outcome = 'resolvedConfirmed' | 'resolvedAssumed' | 'escalated' | 'abandoned' | 'cancelled' | 'open';
+export const OUTCOMES: Outcome[] = ['resolvedConfirmed', 'resolvedAssumed', 'escalated', 'abandoned', 'cancelled', 'open'];
+
+/** Cases created in one week (Monday, UTC, as YYYY-MM-DD), by how they ended. */
+export type WeekStats = { week: string } & Record<Outcome, number>;
+
 export interface Stats {
   since: number | null;
   /** What was counted: every case, or one platform's, or one server's (a Discord server, a Slack workspace). */
@@ -52,9 +71,19 @@ export interface Stats {
   /** Over confirmed resolutions only. */
   medianStepsToResolution: number | null;
   medianMinutesToResolution: number | null;
-  unrecognized: { fingerprint: string; cases: number; entry: string; example: string | null }[];
+  /** Errors the kb did not recognize, most frequent first, grouped by fingerprint, with their cases per week and an example from the scope's own cases. */
+  unrecognized: { fingerprint: string; cases: number; entry: string; example: string | null; weeks: { week: string; cases: number }[] }[];
   questions: { casesAsked: number; byQuestion: QuestionStats[] };
+  /** Per entry, each step's funnel: offered, tried, fixed (entries by cases, steps by offers). */
+  funnel: { entry: string; steps: FunnelStep[] }[];
+  weeks: WeekStats[];
+  /** The step order learned per entry, with its evidence, when the caller knows the kb (see src/stats/report.ts). */
+  learned?: LearnedOrder[];
 }
+
+/** Weeks start on Monday: day 0 (1970-01-01) was a Thursday, so week w starts on day 7w - 3. */
+const WEEK_OF_DAY = (day: string) => `((${day}) + 3) / 7`;
+const weekStart = (week: number) => new Date((week * 7 - 3) * DAY_MS).toISOString().slice(0, 10);
 
 /** Parses "30d", "12h", "90m" into milliseconds. */
 export function parseSince(s: string): number {
@@ -119,20 +148,32 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
   const p = q.params;
   // Every query reads aggregates kept at write time (migration 004) through covering indexes, plus
   // the archive's counters of deleted cases (migration 006), whole days of them.
-  const entries = db
+  // One pass over the cases gives both the per-entry figures and the weeks, by entry, outcome and week.
+  const counted = db
     .prepare(
-      `WITH counted (entry, category, status, resolution, n) AS (
-         SELECT entry, category, status, resolution, COUNT(*) FROM ${q.from} WHERE created_at >= ?${q.cases} GROUP BY entry, category, status, resolution
-         UNION ALL SELECT entry, category, status, resolution, cases FROM archived_cases WHERE day >= ?${q.archive}
+      `WITH counted (entry, category, status, resolution, week, n) AS (
+         SELECT entry, category, status, resolution, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)}, COUNT(*) FROM ${q.from} WHERE created_at >= ?${q.cases} GROUP BY 1, 2, 3, 4, 5
+         UNION ALL SELECT entry, category, status, resolution, ${WEEK_OF_DAY('day')}, cases FROM archived_cases WHERE day >= ?${q.archive}
        )
-       SELECT entry, category, SUM(n) AS cases,
+       SELECT entry, category, week, SUM(n) AS cases,
         SUM(n * (status = 'resolved' AND resolution = 'confirmed')) AS resolvedConfirmed,
         SUM(n * (status = 'resolved' AND resolution = 'assumed')) AS resolvedAssumed,
         SUM(n * (status = 'escalated')) AS escalated, SUM(n * (status = 'abandoned')) AS abandoned,
         SUM(n * (status = 'cancelled')) AS cancelled, SUM(n * (status = 'open')) AS open
-       FROM counted GROUP BY entry, category ORDER BY cases DESC, entry`,
+       FROM counted GROUP BY entry, category, week`,
     )
-    .all(from, ...p, day, ...p) as EntryStats[];
+    .all(from, ...p, day, ...p) as (EntryStats & { week: number })[];
+  const entryRows = new Map<string, EntryStats>();
+  const weekRows = new Map<number, WeekStats>();
+  for (const { week, ...r } of counted) {
+    const e = entryRows.get(`${r.entry}\u0000${r.category}`) ?? { ...r, cases: 0, ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) };
+    const w = weekRows.get(week) ?? ({ week: weekStart(week), ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) } as WeekStats);
+    e.cases += r.cases;
+    for (const o of OUTCOMES) (e[o] += r[o]), (w[o] += r[o]);
+    entryRows.set(`${r.entry}\u0000${r.category}`, e);
+    weekRows.set(week, w);
+  }
+  const entries = [...entryRows.values()].sort((a, b) => b.cases - a.cases || a.entry.localeCompare(b.entry));
 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
@@ -164,21 +205,30 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
   const medianSteps = median(fixes(db, 'steps', from, scope));
   const medianTenths = median(fixes(db, 'tenths', from, scope));
 
-  const unrecognized = (
-    db
-      .prepare(
-        `SELECT fingerprint, SUM(n) AS cases, MIN(entry) AS entry FROM (
-           SELECT fingerprint, COUNT(*) AS n, MIN(entry) AS entry FROM ${q.from} WHERE created_at >= ? AND recognized = 0${q.cases} GROUP BY fingerprint
-           UNION ALL SELECT fingerprint, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> ''${q.archive} GROUP BY fingerprint
-         ) GROUP BY fingerprint ORDER BY cases DESC, fingerprint LIMIT 10`,
-      )
-      .all(from, ...p, day, ...p) as Omit<Stats['unrecognized'][number], 'example'>[]
-  ).map((u) => ({
-    ...u,
+  // Per fingerprint and week, from the partial index of migration 008 and the archive's counters.
+  const byWeek = db
+    .prepare(
+      `SELECT fingerprint, week, SUM(n) AS n, MIN(entry) AS entry FROM (
+         SELECT fingerprint, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)} AS week, COUNT(*) AS n, MIN(entry) AS entry FROM cases INDEXED BY cases_unrecognized
+           WHERE recognized = 0 AND created_at >= ?${q.cases} GROUP BY 1, 2
+         UNION ALL SELECT fingerprint, ${WEEK_OF_DAY('day')}, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> ''${q.archive} GROUP BY 1, 2
+       ) GROUP BY fingerprint, week`,
+    )
+    .all(from, ...p, day, ...p) as { fingerprint: string; week: number; n: number; entry: string }[];
+  const unknown = new Map<string, { fingerprint: string; cases: number; entry: string; weeks: { week: string; cases: number }[] }>();
+  for (const r of byWeek.sort((a, b) => a.week - b.week)) {
+    const u = unknown.get(r.fingerprint) ?? { fingerprint: r.fingerprint, cases: 0, entry: r.entry, weeks: [] };
+    u.cases += r.n;
+    u.entry = u.entry < r.entry ? u.entry : r.entry;
+    u.weeks.push({ week: weekStart(r.week), cases: r.n });
+    unknown.set(r.fingerprint, u);
+  }
+  const example = db.prepare(`SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0${q.cases} LIMIT 1`).pluck();
+  const unrecognized = [...unknown.values()]
+    .sort((a, b) => b.cases - a.cases || a.fingerprint.localeCompare(b.fingerprint))
+    .slice(0, 10)
     // From a case still kept, if any (the archive keeps no text), and in scope: an error message never leaves its server.
-    example:
-      (db.prepare(`SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0${q.cases} LIMIT 1`).pluck().get(u.fingerprint, ...p) as string | null) ?? null,
-  }));
+    .map((u) => ({ ...u, example: (example.get(u.fingerprint, ...p) as string | null | undefined) ?? null }));
 
   return {
     since: opts.sinceMs !== undefined ? from : null,
@@ -198,7 +248,26 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
     medianMinutesToResolution: medianTenths === null ? null : Math.round(medianTenths) / 10,
     unrecognized,
     questions: questionStats(db, from, scope),
+    funnel: funnel(db, day, scope, entries),
+    weeks: [...weekRows.entries()].sort((a, b) => a[0] - b[0]).map(([, w]) => w),
   };
+}
+
+/** Each entry's steps, from the daily counters of migration 008; entries in the order of `entries`, steps by how often they were offered. */
+function funnel(db: Db, day: number, scope: Scope, entries: EntryStats[]): Stats['funnel'] {
+  const q = scoped(scope);
+  const rows = db
+    .prepare(
+      `SELECT entry, step, SUM(offered) AS offered, SUM(tried) AS tried, SUM(fixed) AS fixed, SUM(assumed) AS assumed, SUM(moved_on) AS movedOn
+       FROM step_days WHERE day >= ?${q.archive} GROUP BY entry, step`,
+    )
+    .all(day, ...q.params) as (FunnelStep & { entry: string })[];
+  const byEntry = new Map<string, FunnelStep[]>();
+  for (const { entry, ...r } of rows) byEntry.set(entry, [...(byEntry.get(entry) ?? []), r]);
+  const rank = new Map(entries.map((e, i) => [e.entry, i]));
+  return [...byEntry.entries()]
+    .sort((a, b) => (rank.get(a[0]) ?? Infinity) - (rank.get(b[0]) ?? Infinity) || a[0].localeCompare(b[0]))
+    .map(([entry, steps]) => ({ entry, steps: steps.sort((a, b) => b.offered - a.offered || a.step.localeCompare(b.step)) }));
 }
 
 function questionStats(db: Db, from: number, scope: Scope): Stats['questions'] {
@@ -251,9 +320,39 @@ export function formatStats(s: Stats): string {
     const answers = Object.entries(q.answers).map(([choice, n]) => `${choice === 'unknown' ? "don't know" : choice} ${n}`);
     out.push(`  ${q.question.padEnd(7)} asked ${q.asked}: ${[...answers, `unanswered ${q.unanswered}`].join(' · ')} (typed ${q.typed})`);
   }
+  if (s.funnel.length) {
+    out.push('', 'Steps per entry (offered / tried / fixed confirmed / fixed assumed / moved on; fixed % of tried):');
+    for (const e of s.funnel) {
+      out.push(`  ${e.entry}`);
+      for (const st of e.steps) {
+        const rate = st.tried ? ` (${pct(st.fixed / st.tried)})` : '';
+        out.push(`    ${st.step.padEnd(32)} ${st.offered} / ${st.tried} / ${st.fixed}${rate} / ${st.assumed} / ${st.movedOn}`);
+      }
+    }
+  }
+  if (s.learned?.length) {
+    out.push('', 'Learned step order per entry (from every server; chance to fix after the evidence, kb place, tried / fixed):');
+    for (const l of s.learned) {
+      const state = l.mode === 'on' ? 'in use' : l.mode === 'suggest' ? 'suggested only' : 'off';
+      out.push(`  ${l.entry}: ${state}, ${l.confirmed} confirmed fix${l.confirmed === 1 ? '' : 'es'}${sameOrder(l) ? ', same as the kb order' : ''}`);
+      l.steps.forEach((st, i) => {
+        const held = st.held === 'pin' ? ' pinned' : st.held === 'rule' ? ' kept in place' : '';
+        out.push(`    ${String(i + 1).padStart(2)}. ${st.step.padEnd(32)} ${pct(st.chance).padStart(6)}  kb #${st.kbPlace + 1}  ${st.tried} / ${st.fixed}${held}`);
+      });
+    }
+  }
+  if (s.weeks.length) {
+    out.push('', 'Cases per week (week of / cases: confirmed / assumed / escalated / abandoned / stopped / open):');
+    for (const w of s.weeks) out.push(`  ${w.week}  ${String(OUTCOMES.reduce((n, o) => n + w[o], 0)).padStart(6)}: ${OUTCOMES.map((o) => w[o]).join(' / ')}`);
+  }
   if (s.unrecognized.length) {
-    out.push('', 'Most frequent errors the kb did not recognize:');
-    for (const u of s.unrecognized) out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);
+    out.push('', 'Most frequent errors the kb did not recognize (draft an entry: comfyoom kb draft FINGERPRINT):');
+    for (const u of s.unrecognized) {
+      out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);
+      out.push(`          per week: ${u.weeks.map((w) => `${w.week} ${w.cases}`).join(', ')}`);
+    }
   }
   return out.join('\n');
 }
+
+const sameOrder = (l: LearnedOrder) => l.learned.every((s, i) => s === l.kb[i]);

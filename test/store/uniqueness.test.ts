@@ -118,7 +118,7 @@ describe('scoped stats', () => {
     expect(computeStats(store.db).cases).toBe(4);
     const g1 = computeStats(store.db, { scope: { platform: 'discord', server: 'g1' } });
     expect(g1.cases).toBe(1);
-    expect(g1.unrecognized).toEqual([{ fingerprint: 'same', cases: 1, entry: plan.entry, example: 'error of d1' }]);
+    expect(g1.unrecognized).toEqual([{ fingerprint: 'same', cases: 1, entry: plan.entry, example: 'error of d1', weeks: [{ week: '1969-12-29', cases: 1 }] }]);
     expect(computeStats(store.db, { scope: { platform: 'discord', server: 'g3' } })).toMatchObject({ cases: 0, unrecognized: [] });
     expect(computeStats(store.db, { scope: { platform: 'discord' } }).cases).toBe(2);
     expect(computeStats(store.db, { scope: { server: 'T1' } }).cases).toBe(1);
@@ -127,7 +127,7 @@ describe('scoped stats', () => {
     store.forgetUser('w', 'discord');
     const g2 = computeStats(store.db, { scope: { platform: 'discord', server: 'g2' } });
     expect(g2).toMatchObject({ cases: 1, steps: [expect.objectContaining({ step: 'reduce-workload', reached: 1 })] });
-    expect(g2.unrecognized).toEqual([{ fingerprint: 'same', cases: 1, entry: plan.entry, example: null }]);
+    expect(g2.unrecognized).toEqual([{ fingerprint: 'same', cases: 1, entry: plan.entry, example: null, weeks: [{ week: '1969-12-29', cases: 1 }] }]);
     expect(computeStats(store.db, { scope: { platform: 'discord', server: 'g1' } }).cases).toBe(1);
     expect(computeStats(store.db).cases).toBe(4);
   });

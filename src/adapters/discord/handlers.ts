@@ -300,8 +300,10 @@ export class Handlers {
   private async onStats(i: ChatInputCommandInteraction): Promise<void> {
     await i.deferReply({ flags: MessageFlags.Ephemeral });
     // A server's moderators see that server's cases, never another's.
-    const report = this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined);
-    await i.editReply(report === undefined ? textPayload(say(D.badSince, langFor(i.locale, ''))) : codePayload(report));
+    const lang = langFor(i.locale, '');
+    const report = await this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined, lang);
+    // The chart goes with the text, privately like it: per entry each step's funnel, and cases per week.
+    await i.editReply(report === undefined ? textPayload(say(D.badSince, lang)) : { ...codePayload(report.text), files: [{ attachment: report.chart, name: 'comfyoom-stats.png' }] });
   }
 
   // ---- messages -----------------------------------------------------------------------------

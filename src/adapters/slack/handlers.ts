@@ -182,9 +182,16 @@ export class SlackHandlers {
     const { lang } = target;
     if (!this.o.admins.includes(target.user)) return this.ephemeral(target, note(S.statsRefused[lang]));
     // A workspace's admins see that workspace's cases, never another's.
-    const report = this.o.engine.statsReport({ platform: 'slack', server: team }, since || undefined);
+    const report = await this.o.engine.statsReport({ platform: 'slack', server: team }, since || undefined, lang);
     if (report === undefined) return this.ephemeral(target, note(S.statsUsage[lang]));
-    await this.ephemeral(target, toBlockKit({ ephemeral: true, blocks: codeChunks(report).map((text) => ({ kind: 'code' as const, text })) }));
+    await this.ephemeral(target, toBlockKit({ ephemeral: true, blocks: codeChunks(report.text).map((text) => ({ kind: 'code' as const, text })) }));
+    // An ephemeral message carries no file: the chart goes to the admin's direct messages with the bot, as private.
+    try {
+      const dm = (await this.o.client.conversations.open({ users: target.user })).channel?.id;
+      if (dm) await this.o.client.filesUploadV2({ channel_id: dm, file: report.chart, filename: 'comfyoom-stats.png', title: 'ComfyOOM stats' });
+    } catch (e) {
+      this.o.logger.warn(`slack: could not send the stats chart to ${target.user}: ${describe(e)}`);
+    }
   }
 
   /**
