@@ -11,6 +11,8 @@ export interface RunningAdapter {
   platform: string;
   /** Posts messages about a case where it lives (its thread, else its channel). */
   deliver(row: CaseRow, messages: Message[]): Promise<void>;
+  /** Posts the weekly digest to the moderators' channel, if one is configured and this week's is not out yet. */
+  digest?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
     await sweepIdle(engine, store, adapters);
     store.expire(config.retentionDays);
     store.prune(Date.now(), 86_400_000);
+    for (const a of adapters) await a.digest?.();
   } catch (e) {
     process.stderr.write(`comfyoom: housekeeping failed, will retry: ${(storeProblem(e, config.db) ?? (e as Error)).message}\n`);
   }

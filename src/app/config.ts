@@ -62,6 +62,8 @@ const Env = z
     DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
     /** The forum tag (name or id) a resolved forum post gets. */
     DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
+    /** A moderators' channel for the weekly digest (off when unset). */
+    DISCORD_DIGEST_CHANNEL: z.string().regex(/^\d{17,20}$/, 'DISCORD_DIGEST_CHANNEL must be a numeric channel id').optional(),
 
     SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
     SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
@@ -74,6 +76,8 @@ const Env = z
     SLACK_ADMINS: ids,
     /** A user group pinged once when a case runs out of steps. */
     SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
+    /** A moderators' conversation for the weekly digest (off when unset). */
+    SLACK_DIGEST_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'SLACK_DIGEST_CHANNEL must be a channel id (C… or G…)').optional(),
   })
   .superRefine((env, ctx) => {
     if (!env.SLACK_BOT_TOKEN) return;
@@ -90,7 +94,7 @@ export interface Config {
   retentionDays: number;
   ratePerMinute: number;
   adaptive: AdaptiveSetting;
-  discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string };
+  discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string; digestChannel?: string };
   slack?: {
     botToken: string;
     mode: 'socket' | 'http';
@@ -100,6 +104,7 @@ export interface Config {
     helpers: string[];
     admins: string[];
     helperGroup?: string;
+    digestChannel?: string;
   };
 }
 
@@ -131,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             messageContent: e.DISCORD_MESSAGE_CONTENT,
             ...(e.DISCORD_HELPER_ROLE ? { helperRole: e.DISCORD_HELPER_ROLE } : {}),
             solvedTag: e.DISCORD_SOLVED_TAG,
+            ...(e.DISCORD_DIGEST_CHANNEL ? { digestChannel: e.DISCORD_DIGEST_CHANNEL } : {}),
           },
         }
       : {}),
@@ -145,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             helpers: e.SLACK_HELPERS,
             admins: e.SLACK_ADMINS,
             ...(e.SLACK_HELPER_GROUP ? { helperGroup: e.SLACK_HELPER_GROUP } : {}),
+            ...(e.SLACK_DIGEST_CHANNEL ? { digestChannel: e.SLACK_DIGEST_CHANNEL } : {}),
           },
         }
       : {}),

@@ -553,6 +553,22 @@ export class Engine {
     return { text: formatStats(stats), chart: statsChart(stats, lang, kbNames(this.kb, lang)) };
   }
 
+  /**
+   * The weekly digest of one server for its moderators' channel, once a week: the week is claimed
+   * in the database before anything is posted, so two processes or a restart never post it twice.
+   * Undefined when this week's was claimed already.
+   */
+  async weeklyDigest(platform: string, server: string, lang: Lang = 'en'): Promise<{ text: string; chart: Buffer } | undefined> {
+    const now = this.now();
+    const week = Math.floor((Math.floor(now / 86_400_000) + 3) / 7);
+    const claimed = this.store.db.prepare('INSERT OR IGNORE INTO digests (platform, server, week, sent_at) VALUES (?, ?, ?, ?)').run(platform, server, week, now).changes === 1;
+    if (!claimed) return undefined;
+    const [{ buildStats, kbNames }, { statsChart }, { digestText }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts'), import('../stats/digest.ts')]);
+    const stats = buildStats(this.store.db, { scope: { platform, server }, now, sinceMs: 7 * 86_400_000 });
+    const names = kbNames(this.kb, lang);
+    return { text: digestText(stats, lang, names), chart: statsChart(stats, lang, names) };
+  }
+
   /** `forget`, first step: what would go, and the buttons to confirm or cancel. */
   forgetPrompt(origin: Origin): Message[] {
     const lang = langOf(origin, '');

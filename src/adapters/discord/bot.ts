@@ -75,6 +75,7 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
     platform: 'discord',
     client,
     deliver: (row, messages) => handlers.deliver(row, messages),
+    ...(opts.config.digestChannel ? { digest: () => handlers.postDigest(opts.config.digestChannel!) } : {}),
     stop: () => client.destroy(),
   };
 }

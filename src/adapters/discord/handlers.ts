@@ -306,6 +306,14 @@ export class Handlers {
     await i.editReply(report === undefined ? textPayload(say(D.badSince, lang)) : { ...codePayload(report.text), files: [{ attachment: report.chart, name: 'comfyoom-stats.png' }] });
   }
 
+  /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */
+  async postDigest(channelId: string): Promise<void> {
+    const channel = await this.client.channels.fetch(channelId).catch(this.giveUp(`cannot open the digest channel ${channelId}`));
+    if (!channel?.isSendable() || !('guild' in channel) || !channel.guild) return;
+    const digest = await this.engine.weeklyDigest('discord', channel.guild.id, langFor(channel.guild.preferredLocale, ''));
+    if (digest) await this.safely(`posting the digest in ${channelId}`, () => (channel as SendableChannels).send({ ...codePayload(digest.text), files: [{ attachment: digest.chart, name: 'comfyoom-week.png' }] }));
+  }
+
   // ---- messages -----------------------------------------------------------------------------
 
   async message(m: DiscordMessage): Promise<void> {

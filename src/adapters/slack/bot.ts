@@ -85,6 +85,7 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     app,
     ...(port !== undefined ? { port } : {}),
     deliver: (row, messages) => handlers.deliver(row, messages),
+    ...(config.digestChannel ? { digest: () => handlers.postDigest(config.digestChannel!) } : {}),
     stop: async () => {
       await app.stop();
     },

@@ -194,6 +194,20 @@ export class SlackHandlers {
     }
   }
 
+  /** The weekly digest, into a moderators' conversation: this workspace's stats only. */
+  async postDigest(channel: string): Promise<void> {
+    try {
+      const team = (await this.o.client.auth.test()).team_id;
+      const digest = team ? await this.o.engine.weeklyDigest('slack', team) : undefined;
+      if (!digest) return;
+      const kit = toBlockKit({ blocks: codeChunks(digest.text).map((text) => ({ kind: 'code' as const, text })) });
+      await this.o.client.chat.postMessage({ channel, text: kit.text, blocks: kit.blocks });
+      await this.o.client.filesUploadV2({ channel_id: channel, file: digest.chart, filename: 'comfyoom-week.png', title: 'ComfyOOM week' });
+    } catch (e) {
+      this.o.logger.warn(`slack: could not post the weekly digest in ${channel}: ${describe(e)}`);
+    }
+  }
+
   /**
    * The form for a long paste, in the user's language when it is known already; when users.info
    * tells a different one later, the open form is updated. A form Slack refuses is told, with
