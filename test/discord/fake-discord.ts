@@ -22,7 +22,7 @@ export interface Call {
   response?: any;
   /** The headers it answered with (rate limits on every answer). */
   headers?: Record<string, string>;
-  /** When it arrived (ms since the epoch). */
+  /** When its request arrived, before the body was read (ms since the epoch). */
   at: number;
 }
 
@@ -248,8 +248,9 @@ export async function startFakeDiscord(opts: FakeOptions) {
     const url = new URL(req.url!, 'http://x');
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, '');
     const method = req.method!;
+    const at = Date.now();
     const { body, files: uploaded } = await readBody(req);
-    const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0, at: Date.now() };
+    const call: Call = { method, path, query: url.searchParams, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body, files: uploaded, status: 0, at };
     const send = (status: number, payload?: unknown, extra: Record<string, string> = {}) => {
       const headers = { ...limitHeaders, ...extra };
       call.headers = headers;
