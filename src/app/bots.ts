@@ -44,7 +44,7 @@ export async function sweepIdle(engine: Engine, store: CaseStore, adapters: Runn
 export async function housekeep(engine: Engine, store: CaseStore, adapters: RunningAdapter[], config: Pick<Config, 'db' | 'retentionDays'>): Promise<void> {
   try {
     await sweepIdle(engine, store, adapters);
-    store.expire(config.retentionDays);
+    await engine.expire(config.retentionDays);
     store.prune(Date.now(), 86_400_000);
     for (const a of adapters) await a.digest?.();
   } catch (e) {
@@ -58,7 +58,7 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
  */
 export async function runBots(config: Config): Promise<number> {
   const app = openApp(config, { pool: true });
-  app.store.expire(config.retentionDays);
+  await app.engine.expire(config.retentionDays);
   const starts: [string, () => Promise<RunningAdapter>][] = [];
   if (config.discord) {
     const discord = config.discord;
@@ -86,7 +86,7 @@ export async function runBots(config: Config): Promise<number> {
 }
 
 /** Starts the platforms side by side; each failure is told by name and leaves the others running. */
-export async function startAll(starts: [string, () => Promise<RunningAdapter>][], log = (line: string) => process.stderr.write(line)): Promise<RunningAdapter[]> {
+export async function startAll(starts: [string, () => Promise<RunningAdapter>][], log: (line: string) => void = (line) => void process.stderr.write(line)): Promise<RunningAdapter[]> {
   const started = await Promise.all(
     starts.map(async ([name, start]) => {
       try {

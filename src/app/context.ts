@@ -27,7 +27,7 @@ export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> 
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
-  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { classify: pool.classify } : {}) });
+  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: pool } : {}) });
   return {
     db,
     store,

@@ -2,15 +2,14 @@
 // pure parts (classifier, planner, state machine, renderer) to the case store; chat adapters and
 // the terminal only translate its messages.
 import { createHash, randomBytes } from 'node:crypto';
-import { createClassifier, createJudge, type Classifier, type Diagnosis, type Judge } from '../classify/classify.ts';
+import { createClassifier, createJudge, type Diagnosis, type Judge } from '../classify/classify.ts';
 import { compileStages, type CompiledStages } from '../classify/facts/stage.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
 import { couldNotApply } from '../plan/applied.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
-import { redact, redactValues } from '../redact/redact.ts';
-import { ingest, kindOf, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { ingest, kindOf, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
@@ -19,6 +18,8 @@ import { formatStats, parseSince, type Scope } from '../store/stats.ts';
 import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
+import { Pace, weightOf, type Lane } from './pace.ts';
+import { factsForStorage, storedPaste } from './storable.ts';
 import { C } from './strings.ts';
 
 export interface Origin {
@@ -43,14 +44,25 @@ export interface Origin {
   direct?: boolean;
 }
 
-/** Diagnoses text, inline or elsewhere (a worker pool): what the engine asks for each paste. */
-export type AsyncClassifier = (text: string) => Diagnosis | Promise<Diagnosis>;
+/**
+ * What costs the engine most, for it to run off the event loop that acknowledges chat commands:
+ * reading a paste, redacting what is kept of it, and rewriting the database file after a forget.
+ * Inline by default (the terminal); the bots pass a worker pool (see pool.ts).
+ */
+export interface Work {
+  classify(text: string): Diagnosis | Promise<Diagnosis>;
+  /** See storable.ts. */
+  storedPaste(text: string): Promise<string>;
+  storedFacts(facts: Facts): Promise<Facts>;
+  /** Leaves no copy of deleted rows in the database file (see CaseStore.wipe), through a connection of its own. */
+  wipe(file: string): Promise<void>;
+}
 
 export interface EngineOptions {
   kb: Kb;
   store: CaseStore;
-  /** Defaults to the kb's classifier on this thread; the bots pass a worker pool's. */
-  classify?: AsyncClassifier | Classifier;
+  /** Defaults to this thread (see Work). */
+  work?: Work;
   now?: () => number;
   newId?: () => string;
   /** An open case with no activity for this long is abandoned (default 24 h). */
@@ -70,9 +82,6 @@ export const OCR_GATE = { minOcrConfidence: 60, minDiagnosisConfidence: 0.7 };
 
 /** Watch mode speaks up only when the classifier is this sure it is an OOM. */
 export const WATCH_CONFIDENCE = 0.8;
-
-/** Redacted pastes are stored up to this size, head and tail kept. */
-const MAX_STORED_PASTE = 64 * 1024;
 
 interface Classified {
   diagnosis: Diagnosis;
@@ -104,13 +113,10 @@ function looksBinary(text: string): boolean {
   return sample.length > 0 && control / sample.length > 0.1;
 }
 
-const capPaste = (text: string) =>
-  text.length <= MAX_STORED_PASTE ? text : `${text.slice(0, MAX_STORED_PASTE / 4)}\n…\n${text.slice(text.length - (MAX_STORED_PASTE * 3) / 4)}`;
-
 export class Engine {
   readonly kb: Kb;
   private readonly store: CaseStore;
-  private readonly classifyText: AsyncClassifier;
+  private readonly work: Work;
   /** The kb's rules over facts, to re-decide a case from facts a user's answer adds. */
   private readonly judge: Judge;
   private readonly stages: CompiledStages;
@@ -125,11 +131,14 @@ export class Engine {
   readonly learner: Learner;
   /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
   private readonly recent = new Map<string, number[]>();
+  /** Database rewrites running off this thread (see wipe). */
+  private readonly wipes = new Set<Promise<void>>();
+  private readonly pace = new Pace();
 
   constructor(o: EngineOptions) {
     this.kb = o.kb;
     this.store = o.store;
-    this.classifyText = o.classify ?? createClassifier(o.kb);
+    this.work = o.work ?? inline(o.kb, o.store);
     this.judge = createJudge(o.kb);
     this.stages = compileStages(o.kb.stages);
     this.now = o.now ?? Date.now;
@@ -139,6 +148,34 @@ export class Engine {
     this.imagesPerMinute = o.imagesPerMinute ?? 3;
     if (o.ocr) this.ocr = o.ocr;
     this.learner = new Learner(o.store.db, o.kb, o.adaptive ?? 'auto');
+  }
+
+  /**
+   * Resolves in a later turn of the event loop, when few other pieces go on in it (see pace.ts).
+   * Adapters take an `ack` turn before reading a delivery and a `work` turn after acknowledging
+   * it; the engine a `work` turn after each piece of Work, whose results may all arrive at once.
+   */
+  turn(lane?: Lane): Promise<void> {
+    return this.pace.turn(lane);
+  }
+
+  /** Attachments as ingest reads them, each decoded in a turn of its own weight: a few ms of the event loop per MB (see pace.ts). */
+  private spaced(inbound: Inbound): Inbound {
+    const spaced = (a: Attachment): Attachment => ({
+      ...a,
+      read: async () => {
+        const bytes = await a.read();
+        await this.pace.turn('work', weightOf(bytes.length));
+        return bytes;
+      },
+    });
+    return inbound.attachments?.length ? { ...inbound, attachments: inbound.attachments.map(spaced) } : inbound;
+  }
+
+  private async paced<T>(work: T | Promise<T>): Promise<T> {
+    const done = await work;
+    await this.pace.turn();
+    return done;
   }
 
   /** True when this user has sent too much in the last minute; records the attempt otherwise. */
@@ -162,7 +199,7 @@ export class Engine {
    * checks a screenshot before the same text is diagnosed for real, so each paste is read once.
    */
   private diagnose(text: string): Promise<Diagnosis> {
-    if (this.last?.text !== text) this.last = { text, diagnosis: Promise.resolve(this.classifyText(text)) };
+    if (this.last?.text !== text) this.last = { text, diagnosis: this.paced(this.work.classify(text)) };
     return this.last.diagnosis;
   }
 
@@ -219,7 +256,7 @@ export class Engine {
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
-    const got = await ingest(inbound, this.ocr);
+    const got = await ingest(this.spaced(inbound), this.ocr);
     const lang = caseId ? (this.state(caseId)?.lang ?? langOf(origin, got.text)) : langOf(origin, got.text);
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
@@ -263,7 +300,9 @@ export class Engine {
    */
   private async draft(origin: Origin, text: string, lang: Lang): Promise<Message[]> {
     const id = this.newId();
-    this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste: await storedPaste(text) });
+    const paste = await this.paced(this.work.storedPaste(text));
+    await this.writable();
+    this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste });
     return [
       {
         ephemeral: true,
@@ -276,6 +315,7 @@ export class Engine {
   /** The "open my own case" button: the draft becomes a case of its own, in a new thread the adapter opens. */
   async openDraft(buttonId: string, origin: Origin): Promise<Message[]> {
     const id = buttonId.slice(DRAFT_PREFIX.length);
+    await this.writable();
     const draft = buttonId.startsWith(DRAFT_PREFIX) ? this.store.takeDraft(id, origin.platform, origin.user) : undefined;
     if (!draft) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.draftGone[langOf(origin, '')] }] }];
     const { thread: _elsewhere, ...rest } = origin;
@@ -308,7 +348,7 @@ export class Engine {
    */
   async worthOffering(inbound: Inbound): Promise<boolean> {
     const files = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'text');
-    const got = await ingest({ ...inbound, attachments: files });
+    const got = await ingest(this.spaced({ ...inbound, attachments: files }));
     const seen = await this.peek(got.text);
     return seen.oom && seen.confidence >= WATCH_CONFIDENCE;
   }
@@ -344,9 +384,8 @@ export class Engine {
     const question = nextQuestion(c.diagnosis.facts, [], this.judge);
     const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: this.ordered(c, caseId, 0), ...(question ? { question } : {}) });
     const state = t.state!;
-    // Redact what will be kept (not megabytes), then cap again: placeholders may lengthen it.
-    // NUL past the binary check's sample is still no text to keep.
-    const [facts, paste] = await Promise.all([factsForStorage(c.diagnosis.facts), storedPaste(text)]);
+    const [facts, paste] = await this.paced(Promise.all([this.work.storedFacts(c.diagnosis.facts), this.work.storedPaste(text)]));
+    await this.writable();
     const created = this.store.create(
       {
         id: caseId,
@@ -443,6 +482,7 @@ export class Engine {
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
     const c = await this.classify(text);
+    await this.writable();
     const { state } = found;
     const asking = state.awaiting === 'question' ? state.question : undefined;
     // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
@@ -587,12 +627,43 @@ export class Engine {
     ];
   }
 
-  /** `forget`, confirmed or cancelled: the presser's own cases, drafts and answers on this platform, securely deleted. */
-  forget(buttonId: string, origin: Origin): Message[] {
+  /**
+   * `forget`, confirmed or cancelled: the presser's own cases, drafts and answers on this
+   * platform, securely deleted. Answered once the file is rewritten (see CaseStore.wipe), which
+   * takes longer the larger the database: adapters acknowledge first.
+   */
+  async forget(buttonId: string, origin: Origin): Promise<Message[]> {
     const lang = langOf(origin, '');
     if (buttonId !== `${FORGET_PREFIX}yes`) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetCancelled[lang] }] }];
-    const n = this.store.forgetUser(origin.user, origin.platform);
+    await this.writable();
+    const n = this.store.deleteUser(origin.user, origin.platform);
+    // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
+    await this.wipe();
     return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetDone[lang].replace('{n}', String(n)) }] }];
+  }
+
+  /** Retention (see CaseStore.expire), with the file rewritten as forget does; returns how many cases went. */
+  async expire(days: number): Promise<number> {
+    await this.writable();
+    const { cases, wipe } = this.store.deleteExpired(days, this.now());
+    if (wipe) await this.wipe();
+    return cases;
+  }
+
+  /** Rewrites the database file through the work's own connection; this one's writes wait for it meanwhile (see writable). */
+  private wipe(): Promise<void> {
+    const running = this.work.wipe(this.store.db.name).finally(() => this.wipes.delete(running));
+    this.wipes.add(running);
+    return running;
+  }
+
+  /**
+   * Resolves when no wipe runs. A write on this connection during one would wait for SQLite's
+   * lock inside the call, with the event loop stopped; awaiting this first, it waits with the loop
+   * free. Writes that cannot wait (a button press is answered synchronously) take their chance.
+   */
+  private async writable(): Promise<void> {
+    while (this.wipes.size) await Promise.allSettled([...this.wipes]);
   }
 
   /**
@@ -634,9 +705,6 @@ export class Engine {
 
 const PLATFORM_NAMES: Record<string, string> = { discord: 'Discord', slack: 'Slack', terminal: 'the terminal' };
 
-/** A paste as stored: NUL dropped (no text to keep), capped, redacted, capped again (placeholders may lengthen it). */
-const storedPaste = async (text: string) => capPaste(await redact(capPaste(text.replace(/\u0000/g, ''))));
-
 const isErrorShaped = (f: Facts) => !!(f.oom || f.exception || f.primarySignature || f.signatures.some((id) => id !== 'silent_exit'));
 
 /** What a case can be opened on: an error, or a failure the kb knows without one (a silent crash). */
@@ -647,11 +715,8 @@ function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
   return { ephemeral: true, blocks: [{ kind: 'text', text: lines.join('\n') }] };
 }
 
-/**
- * Facts as stored: every string value redacted (an exception message may hold a home path or a
- * token), never the serialized text, whose quotes and backslashes a rule could eat.
- */
-export async function factsForStorage(facts: Facts): Promise<Facts> {
-  const { evidence: _lines, ...rest } = facts;
-  return { ...(await redactValues(rest)), evidence: {} };
-}
+/** The work on this thread: the terminal's, and tests'. */
+const inline = (kb: Kb, store: CaseStore): Work => {
+  const classify = createClassifier(kb);
+  return { classify, storedPaste, storedFacts: factsForStorage, wipe: async () => store.wipe() };
+};

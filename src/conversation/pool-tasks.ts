@@ -1,12 +1,31 @@
 // What a pool worker runs (see pool.ts): the kb loaded once per worker, then one task per call.
+import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { createClassifier } from '../classify/classify.ts';
 import { loadKb } from '../kb/load.ts';
+import { wipe as wipeDb } from '../store/cases.ts';
+import { openDb } from '../store/db.ts';
 import type { WireDiagnosis } from './pool.ts';
+
+export { factsForStorage as storedFacts, storedPaste } from './storable.ts';
+
+// The event loop acknowledges; the workers can wait a little. Where a thread has a priority of its
+// own (Linux, where setpriority on "process 0" is the calling thread), they give way to it for a core.
+if (process.platform === 'linux') setPriority(10);
 
 const classifier = createClassifier(loadKb((workerData as { kbDir: string }).kbDir));
 
 export function classify(text: string): WireDiagnosis {
   const d = classifier(text);
   return { ...d, entry: d.entry.id };
+}
+
+/** A connection of the worker's own: the event loop's stays free to read, and its writes wait without blocking it (see Engine.writable). */
+export function wipe(file: string): void {
+  const db = openDb(file);
+  try {
+    wipeDb(db);
+  } finally {
+    db.close();
+  }
 }

@@ -12,4 +12,4 @@ else {
   tasks = await import('./pool-tasks.ts');
 }
 
-export const classify = tasks.classify;
+export const { classify, storedPaste, storedFacts, wipe } = tasks;

@@ -1,11 +1,16 @@
 // Work that would hold up the event loop, in worker threads: a chat bot must acknowledge every
-// command within Discord's and Slack's three seconds however many 8 MB logs are being read. The
-// pool (piscina) is sized to the cores, leaving one to the event loop; each worker loads the kb
-// once. Classification is its first task; OCR preparation can join it as another named task.
+// command within Discord's and Slack's three seconds however many 8 MB logs are being read, and
+// whatever else its event loop has to do. The pool (piscina) is sized to the cores, leaving one to
+// the event loop; each worker loads the kb once. It runs the engine's Work (see engine.ts) as named
+// tasks (pool-tasks.ts): every paste is classified and redacted there, whatever its size, since the
+// event loop's time is what runs short under load, and a forget's rewrite of the database file
+// runs there through a connection of its own.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { createClassifier, type Classifier, type Diagnosis } from '../classify/classify.ts';
+import type { Diagnosis } from '../classify/classify.ts';
+import type { Facts } from '../classify/facts/types.ts';
 import type { Kb } from '../kb/load.ts';
+import type { Work } from './engine.ts';
 
 export interface WorkPoolOptions {
   /** The kb the engine uses, and the folder it was loaded from (each worker loads it again). */
@@ -13,8 +18,6 @@ export interface WorkPoolOptions {
   kbDir: string;
   /** Worker threads; default one per core but the event loop's, at least one. */
   threads?: number;
-  /** Pastes shorter than this are classified inline: a few milliseconds, less than the hop to a worker. */
-  inlineBelow?: number;
 }
 
 /** A diagnosis as it crosses threads: the kb entry by id, found again in this thread's kb. */
@@ -22,17 +25,13 @@ export type WireDiagnosis = Omit<Diagnosis, 'entry'> & { entry: string };
 
 export const defaultThreads = () => Math.max(1, availableParallelism() - 1);
 
-export class WorkPool {
+export class WorkPool implements Work {
   private readonly piscina: Piscina;
   private readonly kb: Kb;
-  private readonly inline: Classifier;
-  private readonly inlineBelow: number;
   readonly threads: number;
 
   constructor(o: WorkPoolOptions) {
     this.kb = o.kb;
-    this.inline = createClassifier(o.kb);
-    this.inlineBelow = o.inlineBelow ?? 4096;
     this.threads = o.threads ?? defaultThreads();
     this.piscina = new Piscina({
       filename: new URL('./pool-worker.mjs', import.meta.url).href,
@@ -43,13 +42,24 @@ export class WorkPool {
     });
   }
 
-  /** The engine's classifier (see AsyncClassifier). */
+  /** Tasks the workers have finished: how a test tells that the work left this thread. */
+  get completed(): number {
+    return this.piscina.completed;
+  }
+
   readonly classify = async (text: string): Promise<Diagnosis> => {
-    if (text.length < this.inlineBelow) return this.inline(text);
     const wire = (await this.piscina.run(text, { name: 'classify' })) as WireDiagnosis;
     const entry = this.kb.entries.find((e) => e.id === wire.entry);
     if (!entry) throw new Error(`the classifier worker answered with entry ${wire.entry}, which this kb does not have`);
     return { ...wire, entry };
+  };
+
+  readonly storedPaste = (text: string): Promise<string> => this.piscina.run(text, { name: 'storedPaste' });
+
+  readonly storedFacts = (facts: Facts): Promise<Facts> => this.piscina.run(facts, { name: 'storedFacts' });
+
+  readonly wipe = async (file: string): Promise<void> => {
+    await this.piscina.run(file, { name: 'wipe' });
   };
 
   async close(): Promise<void> {

@@ -287,12 +287,17 @@ export class CaseStore {
    * (see `wipe`); stats keep counting them, anonymously. Returns how many cases went.
    */
   forgetUser(userId: string, platform?: string): number {
-    const where = `user_id = ?${platform ? ' AND platform = ?' : ''}`;
-    const params = platform ? [userId, platform] : [userId];
-    const n = this.delete(where, params, `DELETE FROM drafts WHERE ${where}`);
+    const n = this.deleteUser(userId, platform);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
     this.wipe();
     return n;
+  }
+
+  /** forgetUser without the wipe, for a caller that rewrites the file elsewhere (off its event loop). */
+  deleteUser(userId: string, platform?: string): number {
+    const where = `user_id = ?${platform ? ' AND platform = ?' : ''}`;
+    const params = platform ? [userId, platform] : [userId];
+    return this.delete(where, params, `DELETE FROM drafts WHERE ${where}`);
   }
 
   /**
@@ -301,6 +306,13 @@ export class CaseStore {
    * and the archive holds complete days. Returns how many cases went.
    */
   expire(days: number, now = Date.now()): number {
+    const { cases, wipe } = this.deleteExpired(days, now);
+    if (wipe) this.wipe();
+    return cases;
+  }
+
+  /** expire without the wipe, for a caller that rewrites the file elsewhere: how many cases went, and whether anything did. */
+  deleteExpired(days: number, now = Date.now()): { cases: number; wipe: boolean } {
     const before = (dayOf(now) - days) * DAY_MS;
     let n = 0;
     for (;;) {
@@ -309,8 +321,7 @@ export class CaseStore {
       if (last === undefined) break;
     }
     const drafts = this.db.prepare('DELETE FROM drafts WHERE created_at < ?').run(before).changes;
-    if (n || drafts) this.wipe();
-    return n;
+    return { cases: n, wipe: n > 0 || drafts > 0 };
   }
 
   /** Housekeeping of what only guards against doubles: drafts nobody took and delivery ids, after `maxAgeMs`. */
@@ -330,16 +341,21 @@ export class CaseStore {
       .immediate();
   }
 
-  /**
-   * Leaves no copy of deleted rows in the file. secure_delete (set at open) zeroes the rows, but
-   * SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites every page
-   * from the live rows, and the TRUNCATE checkpoint moves the result out of the write-ahead log
-   * and empties it (waiting, within the busy timeout, for readers on older snapshots; one that
-   * reads past that leaves the log to the next checkpoint). The time taken grows with the file,
-   * and other processes' writes wait meanwhile.
-   */
-  private wipe(): void {
-    this.db.exec('VACUUM');
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  /** See the function below. */
+  wipe(): void {
+    wipe(this.db);
   }
+}
+
+/**
+ * Leaves no copy of deleted rows in the file. secure_delete (set at open) zeroes the rows, but
+ * SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites every page
+ * from the live rows, and the TRUNCATE checkpoint moves the result out of the write-ahead log
+ * and empties it (waiting, within the busy timeout, for readers on older snapshots; one that
+ * reads past that leaves the log to the next checkpoint). The time taken grows with the file,
+ * and other connections' writes wait meanwhile.
+ */
+export function wipe(db: Db): void {
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }

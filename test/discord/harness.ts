@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PermissionFlagsBits } from 'discord.js';
 import { startDiscord, type RunningDiscord } from '../../src/adapters/discord/bot.ts';
 import { BOT_PERMISSIONS, COMMAND } from '../../src/adapters/discord/commands.ts';
-import { Engine, type AsyncClassifier } from '../../src/conversation/engine.ts';
+import { Engine, type Work } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
 import { kb } from '../helpers/kb.ts';
@@ -51,8 +51,8 @@ export interface SetupOptions {
   channels?: ApiChannel[];
   /** Extra guild roles (the bot's managed role). */
   roles?: Record<string, unknown>[];
-  /** The classifier the engine asks (default: the kb's, inline). */
-  classify?: AsyncClassifier;
+  /** Where the engine's heavy work runs (default: inline). */
+  work?: Work;
 }
 
 export async function setup(opts: SetupOptions = {}): Promise<Harness> {
@@ -71,7 +71,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
   const logs: string[] = [];
   const start = async (db: Db) => {
     const store = new CaseStore(db);
-    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.classify ? { classify: opts.classify } : {}) });
+    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.work ? { work: opts.work } : {}) });
     const bot = await startDiscord({
       config: { token: TOKEN, watchChannels: opts.watchChannels ?? [], messageContent: !opts.noMessageContent, solvedTag: 'Solved', ...(opts.helperRole ? { helperRole: opts.helperRole } : {}) },
       engine,

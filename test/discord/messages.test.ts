@@ -165,8 +165,8 @@ describe('logs posted where a case runs', () => {
     // Mentioning the bot with a log in the case thread adds to the case too, rather than opening another.
     const next = h.fake.calls.length;
     say(h, thread, ALICE, `<@${BOT}> now this:\n${onNvidia(sample('cf-0009').text)}`);
+    await until(() => h.store.records(caseId).filter((r) => r.type === 'log_pasted').length === 2);
     await h.fake.waitFor(postIn(thread), { from: next });
-    expect(h.store.records(caseId).filter((r) => r.type === 'log_pasted')).toHaveLength(2);
     expect(h.fake.calls.slice(next).some((c) => c.path.endsWith('/threads'))).toBe(false);
   });
 

@@ -118,6 +118,8 @@ export class Handlers {
 
   async interaction(i: Interaction): Promise<void> {
     try {
+      // Read in its turn (see Engine.turn): a burst of hundreds is acknowledged a few dozen a turn, the event loop free between.
+      await this.engine.turn('ack');
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload(this.engine.forgetPrompt(this.origin(i))[0]!)));
@@ -125,7 +127,7 @@ export class Handlers {
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
       else if (i.isButton() && i.customId.startsWith(OFFER_PREFIX)) await this.onOffer(i);
       else if (i.isButton() && i.customId.startsWith(DRAFT_PREFIX)) await this.onDraft(i);
-      else if (i.isButton() && i.customId.startsWith(FORGET_PREFIX)) await i.update(toPayload(this.engine.forget(i.customId, this.origin(i))[0]!));
+      else if (i.isButton() && i.customId.startsWith(FORGET_PREFIX)) await this.onForget(i);
       else if (i.isButton()) await this.onPress(i);
     } catch (e) {
       this.log(`interaction ${i.id} failed`, e);
@@ -213,6 +215,8 @@ export class Handlers {
   /** Opens a case from an interaction: defer (interaction replies need no channel permission), engine, then post. */
   private async diagnose(i: ChatInputCommandInteraction | ModalSubmitInteraction | MessageContextMenuCommandInteraction, origin: Origin, inbound: Inbound): Promise<void> {
     await i.deferReply();
+    // Acknowledged: the work waits its turn, so a burst of commands is acknowledged first (see Engine.turn).
+    await this.engine.turn();
     const messages = await this.engine.receive(origin, inbound);
     await this.startCase(messages, {
       first: (p) => i.editReply(p),
@@ -297,6 +301,13 @@ export class Handlers {
     });
   }
 
+  /** Acknowledged first: the answer waits for the database file to be rewritten, which takes longer than Discord's 3 s on a large one. */
+  private async onForget(i: ButtonInteraction): Promise<void> {
+    await i.deferUpdate();
+    const [answer] = await this.engine.forget(i.customId, this.origin(i));
+    await i.editReply(toPayload(answer!));
+  }
+
   private async onStats(i: ChatInputCommandInteraction): Promise<void> {
     await i.deferReply({ flags: MessageFlags.Ephemeral });
     // A server's moderators see that server's cases, never another's.
@@ -319,6 +330,7 @@ export class Handlers {
   async message(m: DiscordMessage): Promise<void> {
     try {
       if (m.author.bot || m.webhookId || m.system) return;
+      await this.engine.turn();
       if (!m.inGuild()) return await this.onDirect(m);
       if (this.mentionsMe(m)) return await this.onMention(m);
       // Without the intent, other messages arrive without text or files: nothing to read.

@@ -2,7 +2,7 @@
 // signing, its Web API client, and the listeners that hand everything to the engine.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type Logger, type LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPModuleFunctions, HTTPReceiver, type Logger, type LogLevel, type webApi } from '@slack/bolt';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
@@ -44,7 +44,16 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     receiverOptions = { socketMode: true, appToken: config.appToken };
   } else {
     if (!config.signingSecret) throw new Error('Slack HTTP mode needs SLACK_SIGNING_SECRET to verify requests');
-    receiverOptions = { signingSecret: config.signingSecret };
+    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, ...(o.logger ? { logger: o.logger } : {}), ...(o.logLevel ? { logLevel: o.logLevel } : {}) });
+    // Each request is read in its turn (see Engine.turn): a burst of hundreds is read and
+    // acknowledged a few dozen a turn, the event loop free between.
+    const read = receiver.requestListener;
+    receiver.requestListener = (request, response) =>
+      void o.engine
+        .turn('ack')
+        .then(() => read(request, response))
+        .catch((error: Error) => HTTPModuleFunctions.defaultDispatchErrorHandler({ error, logger: app.logger, request, response }));
+    receiverOptions = { receiver };
   }
   const app = new App({
     token: config.botToken,
@@ -68,6 +77,8 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
       info: async (id) => (await app.client.files.info({ file: id })).file as SlackFile | undefined,
     },
   });
+  // Socket Mode's envelopes all come down one connection: each is handled, up to its acknowledgement, in its turn.
+  if (config.mode === 'socket') app.use(async ({ next }) => o.engine.turn('ack').then(next));
   handlers.register(app);
   // Listener errors are already logged where they happen; this keeps Bolt from rethrowing the rest.
   app.error(async (e) => app.logger.error(`slack: ${e.message}`));

@@ -103,12 +103,13 @@ export class SlackHandlers {
   }
 
   register(app: App): void {
-    const guard = (what: string, work: () => Promise<void>) =>
-      work().catch((e: unknown) => this.o.logger.error(`slack: ${what} failed: ${describe(e)}`));
+    // Work after the acknowledgement waits its turn (see Engine.turn), but for the form, whose trigger_id dies in 3 s.
+    const guard = (what: string, work: () => Promise<void>, o: { now?: boolean } = {}) =>
+      (o.now ? work() : this.o.engine.turn().then(work)).catch((e: unknown) => this.o.logger.error(`slack: ${what} failed: ${describe(e)}`));
 
     app.command(COMMAND, async ({ command, ack, respond }) => {
       await ack();
-      await guard('/comfyoom', () => this.onCommand(command, respond));
+      await guard('/comfyoom', () => this.onCommand(command, respond), { now: !slackToPlain(command.text ?? '').trim() });
     });
     app.view<ViewSubmitAction>(MODAL_ID, async ({ ack, body, view }) => {
       const meta = parseMeta(view.private_metadata);
@@ -132,8 +133,11 @@ export class SlackHandlers {
     app.action<BlockAction<ButtonAction>>(new RegExp(`^${FORGET_PREFIX}`), async ({ ack, body, action, respond }) => {
       await ack();
       if (body.type !== 'block_actions' || action.type !== 'button') return;
-      const kit = toBlockKit(this.o.engine.forget(action.action_id, this.origin(body.team?.id, body.channel?.id ?? '', body.user.id, this.locales.get(body.user.id)?.locale))[0]!);
-      await guard('forget', async () => void (await respond({ replace_original: true, text: kit.text, blocks: kit.blocks })));
+      await guard('forget', async () => {
+        const [answer] = await this.o.engine.forget(action.action_id, this.origin(body.team?.id, body.channel?.id ?? '', body.user.id, this.locales.get(body.user.id)?.locale));
+        const kit = toBlockKit(answer!);
+        await respond({ replace_original: true, text: kit.text, blocks: kit.blocks });
+      });
     });
     app.shortcut<MessageShortcut>(SHORTCUT_ID, async ({ ack, shortcut, respond, context }) => {
       await ack();
