@@ -567,6 +567,11 @@ export class Engine {
     return this.store.swapButtons(caseId, ref);
   }
 
+  /** The message with a case's live buttons was answered in place (its buttons replaced by the answer): nothing is left to retire. */
+  answeredButtons(caseId: string, ref: string): void {
+    this.store.dropButtons(caseId, ref);
+  }
+
   /** A case whose first post failed where the bot cannot post: it reached nobody, so it is not kept or counted. */
   discard(caseId: string): void {
     this.store.discard(caseId);

@@ -255,6 +255,11 @@ export class CaseStore {
       .immediate();
   }
 
+  /** Forgets which message carries the case's live buttons, if it is still `ref` (they went another way). */
+  dropButtons(caseId: string, ref: string): void {
+    this.db.prepare('UPDATE cases SET buttons = NULL WHERE id = ? AND buttons = ?').run(caseId, ref);
+  }
+
   /**
    * Deletes a case that never reached anyone (its first post failed where the bot cannot post):
    * not an outcome, so not archived for stats either.

@@ -29,7 +29,7 @@ export interface FakeOptions {
   locales?: Record<string, string>;
 }
 
-export type ThreadMessage = { ts: string; user?: string; bot_id?: string; text?: string; files?: unknown[]; thread_ts?: string };
+export type ThreadMessage = { ts: string; user?: string; bot_id?: string; text?: string; blocks?: unknown[]; files?: unknown[]; thread_ts?: string };
 
 export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;
 
@@ -67,11 +67,14 @@ export async function startFakeSlack(opts: FakeOptions) {
         return { ok: true, url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/socket` };
       case 'chat.postMessage': {
         const at = nextTs();
-        history.set(`${args.channel}:${at}`, { ts: at, bot_id: 'B0FAKEBOT', text: args.text, ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}) });
+        history.set(`${args.channel}:${at}`, { ts: at, bot_id: 'B0FAKEBOT', text: args.text, blocks: args.blocks, ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}) });
         return { ok: true, channel: args.channel, ts: at, message: { ts: at, text: args.text, blocks: args.blocks } };
       }
-      case 'chat.update':
+      case 'chat.update': {
+        const m = history.get(`${args.channel}:${args.ts}`);
+        if (m) Object.assign(m, { text: args.text, blocks: args.blocks });
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
+      }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
       case 'views.open': {

@@ -210,6 +210,25 @@ describe('Slack over HTTP', () => {
     await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step1.result.ts);
   });
 
+  it('takes the old buttons off after a restart too: which message has them is kept with the case', async () => {
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
+    const diagnosis = await nthPost(1);
+    const step1 = await nthPost(2);
+    await settle();
+    const path = bot.path;
+    await bot.stop();
+
+    bot = await startBot(fake, { path });
+    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
+    await bot.adapter.deliver(bot.store.get(caseId)!.row, [{ caseId, blocks: [{ kind: 'text', text: 'This case was closed.' }] }]);
+    await nthPost(3);
+    const retired = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step1.result.ts, 'the retired step');
+    expect(hasButtons(retired)).toBe(false);
+    expect(retired.args.blocks).toEqual(step1.args.blocks.filter((b: { type: string }) => b.type !== 'actions'));
+    // The diagnosis keeps its "Show current step": only a step's answers are retired.
+    expect(fake.of('chat.update').filter((c) => c.args.ts === diagnosis.result.ts)).toHaveLength(0);
+  });
+
   it('rejects a request with a bad or old signature (401) and records nothing', async () => {
     const raw = form(slashPayload(fake, ALICE, slackText(onNvidia(sample('cf-0214').text))));
     expect((await post(bot, raw, 'form', { secret: 'not-the-secret-000000000000' })).status).toBe(401);

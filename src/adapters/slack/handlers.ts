@@ -70,6 +70,8 @@ const errorCode = (e: unknown) => (e as { data?: { error?: string } }).data?.err
 const describe = (e: unknown) => errorCode(e) ?? (e instanceof Error ? e.message : String(e));
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 const note = (text: string): SlackMessage => toBlockKit({ ephemeral: true, blocks: [{ kind: 'text', text }] });
+/** A message posted with buttons, by reference: where to take them off again. */
+const ref = (channel: string, ts: string) => `${channel}/${ts}`;
 /** Slack ids are upper-case letters and digits; anything else must not reach a `<@…>`. */
 const isSlackId = (id: string) => /^[A-Z0-9]{2,}$/.test(id);
 
@@ -84,12 +86,6 @@ function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 
 export class SlackHandlers {
   private readonly locales = new Map<string, { locale: string | undefined; at: number }>();
-  /**
-   * The last message with buttons per case, so they can be taken away when the case moves on
-   * another way (a new log, a re-shown question). In memory only: after a restart an old button
-   * still works or gets the engine's polite "earlier question" answer.
-   */
-  private readonly lastButtons = new Map<string, { channel: string; ts: string; kit: SlackMessage }>();
 
   constructor(private readonly o: HandlerOptions) {}
 
@@ -307,7 +303,7 @@ export class SlackHandlers {
     const pressed = body.message;
     // Only an accepted answer changes the message ("Show current step" leaves it be); a refusal is for the presser's eyes only.
     if (pressed && choice && !('show' in choice) && messages.some((m) => !m.ephemeral)) {
-      if (caseId && this.lastButtons.get(caseId)?.ts === pressed.ts) this.lastButtons.delete(caseId);
+      if (caseId) this.o.engine.answeredButtons(caseId, ref(channel, pressed.ts));
       try {
         await this.o.client.chat.update({ channel, ts: pressed.ts, text: pressed.text ?? '', blocks: answeredBlocks(pressed['blocks'] as unknown[] | undefined, action.text.text) });
       } catch (e) {
@@ -444,7 +440,6 @@ export class SlackHandlers {
         await this.ephemeral(target, toBlockKit(m), thread);
         continue;
       }
-      if (m.caseId) await this.retireButtons(m.caseId);
       const kit = this.withPing(m, toBlockKit(m, extra));
       let ts: string | undefined;
       try {
@@ -469,7 +464,7 @@ export class SlackHandlers {
       extra = [];
       thread ??= ts;
       if (m.opens && m.caseId && thread) this.o.engine.setThread(m.caseId, thread);
-      if (m.caseId && ts && m.buttons?.length) this.lastButtons.set(m.caseId, { channel: target.channel, ts, kit });
+      if (m.caseId && ts) await this.moveButtons(m.caseId, m, target.channel, ts);
       for (const f of m.files ?? []) await this.upload(target.channel, thread, f);
     }
   }
@@ -491,15 +486,23 @@ export class SlackHandlers {
     }
   }
 
-  /** Takes the buttons off a case's previous question, so only the current one can be answered. */
-  private async retireButtons(caseId: string): Promise<void> {
-    const last = this.lastButtons.get(caseId);
-    if (!last) return;
-    this.lastButtons.delete(caseId);
+  /**
+   * A message of a case went out: the case's live buttons are on it now if it has any but "Show
+   * current step", and come off the message that had them (a question the case has moved past),
+   * so only the current one can be answered. Which message has them is kept with the case, so a
+   * restart forgets none; the old message is read back from Slack to be posted again without them.
+   */
+  private async moveButtons(caseId: string, m: Message, channel: string, ts: string): Promise<void> {
+    const here = ref(channel, ts);
+    const before = this.o.engine.swapButtons(caseId, m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {}))) ? here : null);
+    if (!before || before === here) return;
+    const [oldChannel = '', oldTs = ''] = before.split('/');
     try {
-      await this.o.client.chat.update({ channel: last.channel, ts: last.ts, text: last.kit.text, blocks: withoutButtons(last.kit.blocks) });
+      const found = await this.o.client.conversations.replies({ channel: oldChannel, ts: oldTs, oldest: oldTs, latest: oldTs, inclusive: true });
+      const old = found.messages?.find((x) => x.ts === oldTs);
+      if (old) await this.o.client.chat.update({ channel: oldChannel, ts: oldTs, text: old.text ?? '', blocks: withoutButtons(old.blocks) });
     } catch (e) {
-      this.o.logger.warn(`slack: could not remove the buttons of ${last.ts}: ${describe(e)}`);
+      this.o.logger.warn(`slack: could not remove the buttons of ${oldTs}: ${describe(e)}`);
     }
   }
 
