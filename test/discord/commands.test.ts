@@ -121,6 +121,9 @@ describe('/comfyoom-stats', () => {
     expect(text).toMatch(new RegExp(`^\`\`\`\nCases: 1 on discord server ${GUILD} since \\d{4}-\\d\\d-\\d\\d`));
     expect(text).toMatch(/oom_gpu_sampling/);
     expect(bodyOf(reply).allowed_mentions).toMatchObject({ parse: [] });
+    // The chart comes with the figures, as private as they are.
+    expect(reply.files).toEqual([expect.objectContaining({ name: 'comfyoom-stats.png' })]);
+    expect(reply.files[0]!.size).toBeGreaterThan(10_000);
   });
 
   it('cuts long figures to one message, keeping the code block closed', async () => {

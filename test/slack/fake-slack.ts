@@ -94,6 +94,8 @@ export async function startFakeSlack(opts: FakeOptions) {
         const m = history.get(`${args.channel}:${args.ts ?? args.latest}`);
         return { ok: true, messages: m ? [m] : [], has_more: false };
       }
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${args.users}` } };
       case 'files.info':
         return { ok: true, file: { id: args.file, url_private_download: `${base()}/files/${args.file}` } };
       case 'files.getUploadURLExternal': {

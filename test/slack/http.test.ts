@@ -431,6 +431,9 @@ describe('Slack over HTTP', () => {
     const stats = await fake.waitForResponse();
     expect(stats.body).toMatchObject({ response_type: 'ephemeral' });
     expect(JSON.stringify(stats.body.blocks)).toMatch(/Cases: 1/);
+    // The chart goes to the admin's direct messages with the bot: an ephemeral reply carries no file.
+    const chart = await fake.waitFor((c) => c.method === 'files.completeUploadExternal', 'the stats chart');
+    expect(chart.args.channel_id).toBe(`D${ADMIN}`);
 
     await slash(BOB, 'stats');
     const refused = await fake.waitForResponse();
