@@ -2,10 +2,14 @@
 // one case per conversation and per message whatever arrives twice, long pastes in watch mode,
 // scoped stats, no Message Content intent, the bot's managed role, retired buttons, closing the
 // loop on resolution, escalation pings, forget, DMs, Chinese for zh-TW.
+import Database from 'better-sqlite3';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/adapters/discord/commands.ts';
 import { WITHOUT_CONTENT } from '../../src/adapters/discord/bot.ts';
+import { WorkPool } from '../../src/conversation/pool.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
+import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { snowflake, type Call } from './fake-discord.ts';
@@ -282,6 +286,35 @@ describe('what help channels expect (item 6)', () => {
     expect((await h.fake.waitFor(callback(confirm))).body.type).toBe(6);
     expect(textOf(await h.fake.waitFor(original(confirm)))).toMatch(/Deleted 1 case/);
     expect(cases()).toEqual([]);
+  });
+
+  it('answers others while a forget rewrites the database file, which runs in a worker', async () => {
+    const pool = new WorkPool({ kb, kbDir: DEFAULT_KB_DIR, threads: 1 });
+    try {
+      h = await setup({ work: pool });
+      await aliceCase();
+      // A reader on an older snapshot holds up the rewrite's last step (emptying the write-ahead log) until it lets go.
+      const reader = new Database(h.dbPath, { readonly: true });
+      reader.exec('BEGIN');
+      reader.prepare('SELECT COUNT(*) FROM cases').get();
+      const forget = forgetCommand();
+      h.fake.interact(forget);
+      await h.fake.waitFor(callback(forget));
+      const confirm = press(h, [...h.fake.messages.values()].find((m) => JSON.stringify(m.components).includes('coomf:yes'))!, 'coomf:yes');
+      await h.fake.waitFor(callback(confirm));
+
+      // Bob's command, while the forget runs: acknowledged, and his case opens once the rewrite is done.
+      const bob = slash(h, { log: VAE, user: BOB });
+      expect((await h.fake.waitFor(callback(bob))).status).toBe(204);
+      expect(h.fake.calls.some(original(confirm))).toBe(false);
+      reader.exec('COMMIT');
+      reader.close();
+      expect(textOf(await h.fake.waitFor(original(confirm)))).toMatch(/Deleted 1 case/);
+      await until(() => cases().some((c) => c.user === BOB.id && c.thread !== null));
+      expect(cases().map((c) => c.user)).toEqual([BOB.id]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('answers a log sent in a DM, with the same flow, the case running in the DM', async () => {
