@@ -5,6 +5,7 @@
 // upgrade from reader to writer at once with SQLITE_BUSY. A lone write statement takes the lock
 // when it starts, and waits, by itself.
 import type { CaseState, Record } from '../conversation/machine.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
 import { outcomesOf } from '../learn/outcomes.ts';
@@ -99,6 +100,7 @@ export class CaseStore {
   private readonly bySource;
   private readonly openInThread;
   private readonly outcomes: OutcomeCounters;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(readonly db: Db) {
     this.insertCase = db.prepare(
@@ -197,8 +199,15 @@ export class CaseStore {
     });
   }
 
+  /** A statement prepared once per connection: the bots read a case several times per message. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+
   get(caseId: string): Stored | undefined {
-    const row = this.db.prepare('SELECT * FROM cases WHERE id = ?').get(caseId) as CaseRow | undefined;
+    const row = this.sql('SELECT * FROM cases WHERE id = ?').get(caseId) as CaseRow | undefined;
     return row && { row, state: JSON.parse(row.state) as CaseState, seq: this.lastSeq.get(caseId) as number };
   }
 
@@ -208,19 +217,19 @@ export class CaseStore {
   }
 
   records(caseId: string): Record[] {
-    return (this.db.prepare('SELECT data FROM events WHERE case_id = ? ORDER BY seq').pluck().all(caseId) as string[]).map((d) => JSON.parse(d) as Record);
+    return (this.sql('SELECT data FROM events WHERE case_id = ? ORDER BY seq').pluck().all(caseId) as string[]).map((d) => JSON.parse(d) as Record);
   }
 
   /** The owner's most recently active open case on a platform (and channel, when given). */
   lastOpen(platform: string, userId: string, channel?: string): string | undefined {
     const sql = `SELECT id FROM cases WHERE platform = ? AND user_id = ? AND status = 'open'${channel ? ' AND channel = ?' : ''} ORDER BY updated_at DESC, rowid DESC LIMIT 1`;
     const args = channel ? [platform, userId, channel] : [platform, userId];
-    return this.db.prepare(sql).pluck().get(...args) as string | undefined;
+    return this.sql(sql).pluck().get(...args) as string | undefined;
   }
 
   /** Open cases with no activity since `before`. */
   idleOpen(before: number): string[] {
-    return this.db.prepare("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
+    return this.sql("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
   }
 
   /**
@@ -230,10 +239,10 @@ export class CaseStore {
   setThread(caseId: string, thread: string): boolean {
     return this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT platform FROM cases WHERE id = ?').get(caseId) as { platform: string } | undefined;
+        const row = this.sql('SELECT platform FROM cases WHERE id = ?').get(caseId) as { platform: string } | undefined;
         const other = row && (this.openInThread.get(row.platform, thread) as string | undefined);
         if (!row || (other && other !== caseId)) return false;
-        this.db.prepare('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
+        this.sql('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
         return true;
       })
       .immediate();
@@ -248,8 +257,8 @@ export class CaseStore {
   swapButtons(caseId: string, ref: string | null): string | undefined {
     return this.db
       .transaction(() => {
-        const before = this.db.prepare('SELECT buttons FROM cases WHERE id = ?').pluck().get(caseId) as string | null | undefined;
-        this.db.prepare('UPDATE cases SET buttons = ? WHERE id = ?').run(ref, caseId);
+        const before = this.sql('SELECT buttons FROM cases WHERE id = ?').pluck().get(caseId) as string | null | undefined;
+        this.sql('UPDATE cases SET buttons = ? WHERE id = ?').run(ref, caseId);
         return before ?? undefined;
       })
       .immediate();
@@ -257,7 +266,7 @@ export class CaseStore {
 
   /** Forgets which message carries the case's live buttons, if it is still `ref` (they went another way). */
   dropButtons(caseId: string, ref: string): void {
-    this.db.prepare('UPDATE cases SET buttons = NULL WHERE id = ? AND buttons = ?').run(caseId, ref);
+    this.sql('UPDATE cases SET buttons = NULL WHERE id = ? AND buttons = ?').run(caseId, ref);
   }
 
   /**
@@ -265,26 +274,26 @@ export class CaseStore {
    * not an outcome, so not archived for stats either.
    */
   discard(caseId: string): void {
-    this.db.prepare('DELETE FROM cases WHERE id = ?').run(caseId);
+    this.sql('DELETE FROM cases WHERE id = ?').run(caseId);
   }
 
   saveDraft(d: NewDraft): void {
-    this.db.prepare('INSERT INTO drafts (id, platform, server, user_id, created_at, paste) VALUES (?, ?, ?, ?, ?, ?)').run(d.id, d.platform, d.server ?? null, d.userId, d.createdAt, d.paste);
+    this.sql('INSERT INTO drafts (id, platform, server, user_id, created_at, paste) VALUES (?, ?, ?, ?, ?, ?)').run(d.id, d.platform, d.server ?? null, d.userId, d.createdAt, d.paste);
   }
 
   /** A draft's paste, taken (deleted) so that it opens one case at most; only its author's. */
   takeDraft(id: string, platform: string, userId: string): string | undefined {
-    return this.db.prepare('DELETE FROM drafts WHERE id = ? AND platform = ? AND user_id = ? RETURNING paste').pluck().get(id, platform, userId) as string | undefined;
+    return this.sql('DELETE FROM drafts WHERE id = ? AND platform = ? AND user_id = ? RETURNING paste').pluck().get(id, platform, userId) as string | undefined;
   }
 
   /** True the first time a platform delivery (a Slack event id) is seen, false for a redelivery. */
   firstDelivery(platform: string, id: string, at: number): boolean {
-    return this.db.prepare('INSERT OR IGNORE INTO deliveries (platform, id, at) VALUES (?, ?, ?)').run(platform, id, at).changes === 1;
+    return this.sql('INSERT OR IGNORE INTO deliveries (platform, id, at) VALUES (?, ?, ?)').run(platform, id, at).changes === 1;
   }
 
   /** How many cases a user has on a platform (what forget would delete). */
   countOf(userId: string, platform: string): number {
-    return this.db.prepare('SELECT COUNT(*) FROM cases WHERE user_id = ? AND platform = ?').pluck().get(userId, platform) as number;
+    return this.sql('SELECT COUNT(*) FROM cases WHERE user_id = ? AND platform = ?').pluck().get(userId, platform) as number;
   }
 
   /**
@@ -325,14 +334,14 @@ export class CaseStore {
       n += this.delete('created_at < ?', [last === undefined ? before : last + 1]);
       if (last === undefined) break;
     }
-    const drafts = this.db.prepare('DELETE FROM drafts WHERE created_at < ?').run(before).changes;
+    const drafts = this.sql('DELETE FROM drafts WHERE created_at < ?').run(before).changes;
     return { cases: n, wipe: n > 0 || drafts > 0 };
   }
 
   /** Housekeeping of what only guards against doubles: drafts nobody took and delivery ids, after `maxAgeMs`. */
   prune(now: number, maxAgeMs: number): void {
-    this.db.prepare('DELETE FROM drafts WHERE created_at < ?').run(now - maxAgeMs);
-    this.db.prepare('DELETE FROM deliveries WHERE at < ?').run(now - maxAgeMs);
+    this.sql('DELETE FROM drafts WHERE created_at < ?').run(now - maxAgeMs);
+    this.sql('DELETE FROM deliveries WHERE at < ?').run(now - maxAgeMs);
   }
 
   /** Deletes the cases `where` selects (and whatever else `also` deletes with the same parameters), their counts added to the stats archive first. */
@@ -340,8 +349,8 @@ export class CaseStore {
     return this.db
       .transaction(() => {
         archiveCases(this.db, where, params);
-        if (also) this.db.prepare(also).run(...params);
-        return this.db.prepare(`DELETE FROM cases WHERE ${where}`).run(...params).changes;
+        if (also) this.sql(also).run(...params);
+        return this.sql(`DELETE FROM cases WHERE ${where}`).run(...params).changes;
       })
       .immediate();
   }
