@@ -101,7 +101,7 @@ async function slackRun(withLogs: boolean): Promise<Run> {
   const bot = forkBot();
   const { port } = await bot.ask({ start: { platform: 'slack', api: fake.api, db, botToken: 'xoxb-load', signingSecret: SIGNING_SECRET } }, 'ready');
   const big = fake.serveFile('big.log', bigLog());
-  // Requests are made, signed and written out before the clock starts: the generator's work is not the bot's.
+  // Requests are made and signed before the clock starts: the generator's work is not the bot's.
   const requests = Array.from({ length: COMMANDS }, (_, i) => request(fake, i, withLogs, big));
   const result = await measure(bot, () => fake.calls.length, withLogs, () => Promise.all(requests.map((r) => sendTimed(port!, r))));
   await fake.close();
@@ -203,7 +203,10 @@ export async function benchChatLoad(): Promise<BenchResult> {
       `${load.stored}/${load.expected} (${load.distinct} distinct)`,
     ]);
     if (late) failures.push(`${platform}: ${late} of ${COMMANDS} acknowledged after ${ACK_LIMIT_MS} ms`);
-    if (load.stallMs > STALL_LIMIT_MS) failures.push(`${platform}: the bot's event loop stalled ${Math.round(load.stallMs)} ms`);
+    if (load.stallMs > STALL_LIMIT_MS) {
+      const why = load.worst ? ` (in its longest gap its thread ran ${Math.round(load.worst.ranMs)} ms and waited ${Math.round(load.worst.waitedMs)} ms for a core)` : '';
+      failures.push(`${platform}: the bot's event loop stalled ${Math.round(load.stallMs)} ms${why}`);
+    }
     if (load.stored !== load.expected || load.distinct !== load.expected) failures.push(`${platform}: ${load.stored} cases stored (${load.distinct} distinct) for ${load.expected} commands`);
     summary[platform] = {
       ackP50Ms: round(p50),
