@@ -4,6 +4,7 @@
 // measures (and reports over IPC) are the bot's, not the load generator's or the fakes'.
 import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { LogLevel } from '@slack/bolt';
 import { startDiscord } from '../src/adapters/discord/bot.ts';
 import { startSlack } from '../src/adapters/slack/bot.ts';
 import type { RunningAdapter } from '../src/app/bots.ts';
@@ -78,7 +79,7 @@ async function handle(m: ToBot): Promise<void> {
         slackApiUrl: s.api,
         retryConfig: { retries: 0 },
         host: '127.0.0.1',
-        logger: { debug: discard, info: discard, warn: discard, error: discard, setLevel: discard, getLevel: () => 'error' as never, setName: discard },
+        logger: { debug: discard, info: discard, warn: discard, error: discard, setLevel: discard, getLevel: () => LogLevel.ERROR, setName: discard },
       });
       port = slack.port;
       adapter = slack;
