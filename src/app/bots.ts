@@ -22,8 +22,8 @@ export interface RunningAdapter {
  */
 export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[]): Promise<number> {
   let delivered = 0;
-  for (const { caseId, messages } of engine.sweep()) {
-    const row = store.get(caseId)?.row;
+  for (const { caseId, messages } of await engine.sweep()) {
+    const row = (await store.get(caseId))?.row;
     const adapter = row && adapters.find((r) => r.platform === row.platform);
     if (!row || !adapter) continue;
     try {
@@ -45,7 +45,7 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
   try {
     await sweepIdle(engine, store, adapters);
     await engine.expire(config.retentionDays);
-    store.prune(Date.now(), 86_400_000);
+    await store.prune(Date.now(), 86_400_000);
     for (const a of adapters) await a.digest?.();
   } catch (e) {
     process.stderr.write(`comfyoom: housekeeping failed, will retry: ${(storeProblem(e, config.db) ?? (e as Error)).message}\n`);
@@ -57,7 +57,7 @@ export async function housekeep(engine: Engine, store: CaseStore, adapters: Runn
  * refuses, no network) is reported and left out; the others run. Exit code 1 only when none did.
  */
 export async function runBots(config: Config): Promise<number> {
-  const app = openApp(config, { pool: true });
+  const app = await openApp(config, { pool: true });
   await app.engine.expire(config.retentionDays);
   const starts: [string, () => Promise<RunningAdapter>][] = [];
   if (config.discord) {
@@ -70,7 +70,7 @@ export async function runBots(config: Config): Promise<number> {
   }
   const running = await startAll(starts);
   if (!running.length) {
-    app.close();
+    await app.close();
     return 1;
   }
   const sweeper = setInterval(() => void housekeep(app.engine, app.store, running, config), 10 * 60_000);
@@ -81,7 +81,7 @@ export async function runBots(config: Config): Promise<number> {
   });
   clearInterval(sweeper);
   for (const r of running) await r.stop();
-  app.close();
+  await app.close();
   return 0;
 }
 

@@ -41,6 +41,11 @@ const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_
 const Env = z
   .object({
     COMFYOOM_DB: z.string().default('data/comfyoom.db'),
+    /** A PostgreSQL server instead of the SQLite file, for bots on several machines. */
+    COMFYOOM_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/i, 'COMFYOOM_DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database), or unset for the SQLite file')
+      .optional(),
     COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
     /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
     COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
@@ -90,6 +95,8 @@ const Env = z
 
 export interface Config {
   db: string;
+  /** COMFYOOM_DATABASE_URL: the store is this PostgreSQL server instead of the file `db`. */
+  databaseUrl?: string;
   idleMs: number;
   retentionDays: number;
   ratePerMinute: number;
@@ -123,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = r.data;
   return {
     db: e.COMFYOOM_DB,
+    ...(e.COMFYOOM_DATABASE_URL ? { databaseUrl: e.COMFYOOM_DATABASE_URL } : {}),
     idleMs: e.COMFYOOM_IDLE_HOURS * 3_600_000,
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,

@@ -1,28 +1,29 @@
-// Wires the engine to its edges: the kb from disk and the SQLite case store.
+// Wires the engine to its edges: the kb from disk and the case store (the SQLite file, or PostgreSQL).
 import { resolve } from 'node:path';
 import { Engine } from '../conversation/engine.ts';
 import { kbDir } from '../kb/cache.ts';
 import { loadKb } from '../kb/load.ts';
 import { CaseStore } from '../store/cases.ts';
-import { openDb, type Db } from '../store/db.ts';
+import { openStore } from '../store/open.ts';
+import type { Sql } from '../store/sql.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
 import { WorkPool } from '../conversation/pool.ts';
 
 export interface AppContext {
-  db: Db;
+  db: Sql;
   store: CaseStore;
   engine: Engine;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive'>>, o: { pool?: boolean } = {}): AppContext {
+export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl'>>, o: { pool?: boolean } = {}): Promise<AppContext> {
   const kb = loadKb(kbDir());
-  const db = openDb(resolve(config.db));
+  const db = await openStore({ db: resolve(config.db), databaseUrl: config.databaseUrl });
   const store = new CaseStore(db);
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
@@ -32,10 +33,10 @@ export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> 
     db,
     store,
     engine,
-    close: () => {
+    close: async () => {
       void ocr.close();
       void pool?.close();
-      db.close();
+      await db.close();
     },
   };
 }

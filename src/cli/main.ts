@@ -39,7 +39,16 @@ Environment:
   DISCORD_TOKEN, SLACK_BOT_TOKEN, ...  chat platforms for \`start\` (every variable: .env.example)
 `;
 
-const withDb = (config: Config, flag: string | undefined): Config => (flag ? { ...config, db: flag } : config);
+/** --db names an SQLite file, which wins over COMFYOOM_DATABASE_URL. */
+const withDb = (config: Config, flag: string | undefined): Config => {
+  if (!flag) return config;
+  const { databaseUrl: _server, ...rest } = config;
+  return { ...rest, db: flag };
+};
+
+/** Where the store is, as errors name it: the file, or the server without its password. */
+const storeName = async (config: Config) => (config.databaseUrl ? (await import('../store/postgres.ts')).serverName(config.databaseUrl) : resolve(config.db));
+const storeAt = (config: Config) => ({ db: resolve(config.db), ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
 
 /** What is wrong with a file given as an argument (a log, a batch), as the end of a sentence naming it. */
 const FILE_PROBLEMS: Record<string, string> = {
@@ -101,17 +110,17 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         });
         const { loadConfig } = await import('../app/config.ts');
         const config = withDb(loadConfig(), values.db);
-        dbPath = resolve(config.db);
+        dbPath = await storeName(config);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');
           return runBots(config);
         }
         const [{ readPaste }, { openApp }] = await Promise.all([import('./diagnose.ts'), import('../app/context.ts')]);
         const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;
-        const app = openApp(config);
+        const app = await openApp(config);
         const { runTerminal } = await import('./terminal.ts');
         try {
-          app.store.expire(config.retentionDays);
+          await app.store.expire(config.retentionDays);
           return await runTerminal({
             engine: app.engine,
             input: process.stdin,
@@ -121,7 +130,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             resume: values.resume ?? false,
           });
         } finally {
-          app.close();
+          await app.close();
         }
       }
       case 'stats': {
@@ -141,9 +150,9 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
         const lang = values.lang === 'zh' ? 'zh' : 'en';
         const scope = { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) };
-        const [{ loadConfig }, { openDb }, { formatStats, parseSince }, { buildStats, kbNames, statsCsv }, kb] = await Promise.all([
+        const [{ loadConfig }, { openStore }, { formatStats, parseSince }, { buildStats, kbNames, statsCsv }, kb] = await Promise.all([
           import('../app/config.ts'),
-          import('../store/db.ts'),
+          import('../store/open.ts'),
           import('../store/stats.ts'),
           import('../stats/report.ts'),
           openKb(kbDir),
@@ -155,17 +164,17 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           throw new UserError((e as Error).message);
         }
         const config = withDb(loadConfig(), values.db);
-        dbPath = resolve(config.db);
-        const db = openDb(dbPath, { readonly: true });
+        dbPath = await storeName(config);
+        const db = await openStore(storeAt(config), { readonly: true });
         try {
-          const stats = buildStats(db, { scope, ...(sinceMs !== undefined ? { sinceMs } : {}) }, kb, config.adaptive);
+          const stats = await buildStats(db, { scope, ...(sinceMs !== undefined ? { sinceMs } : {}) }, kb, config.adaptive);
           if (values.chart !== undefined) {
             const [{ statsChart }, { writeFileSync }] = await Promise.all([import('../stats/chart.ts'), import('node:fs')]);
             writeFileSync(values.chart, statsChart(stats, lang, kbNames(kb, lang)));
           }
           out(values.json ? JSON.stringify(stats, null, 2) : values.csv ? statsCsv(stats) : formatStats(stats));
         } finally {
-          db.close();
+          await db.close();
         }
         return 0;
       }
@@ -174,38 +183,39 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { at: { type: 'string' }, by: { type: 'string' }, db: { type: 'string' } } });
         const [entry, stepId] = positionals;
         if ((sub !== 'pin' && sub !== 'unpin') || !entry || !stepId) throw new UserError('usage: comfyoom order pin ENTRY STEP [--at N] [--by NAME] | comfyoom order unpin ENTRY STEP');
-        const [{ loadConfig }, { openDb }, { Learner }, kb] = await Promise.all([import('../app/config.ts'), import('../store/db.ts'), import('../learn/index.ts'), openKb(kbDir)]);
+        const [{ loadConfig }, { openStore }, { Learner }, kb] = await Promise.all([import('../app/config.ts'), import('../store/open.ts'), import('../learn/index.ts'), openKb(kbDir)]);
         const config = withDb(loadConfig(), values.db);
-        dbPath = resolve(config.db);
-        const db = openDb(dbPath);
+        dbPath = await storeName(config);
+        const db = await openStore(storeAt(config));
         try {
           const learner = new Learner(db, kb, config.adaptive);
           if (sub === 'unpin') {
-            out(learner.unpin(entry, stepId) ? `${stepId} is no longer pinned in ${entry}` : `${stepId} was not pinned in ${entry}`);
+            out((await learner.unpin(entry, stepId)) ? `${stepId} is no longer pinned in ${entry}` : `${stepId} was not pinned in ${entry}`);
             return 0;
           }
           try {
-            learner.pin(entry, stepId, values.by ?? 'cli', values.at === undefined ? undefined : Number(values.at));
+            await learner.pin(entry, stepId, values.by ?? 'cli', values.at === undefined ? undefined : Number(values.at));
           } catch (e) {
             throw new UserError((e as Error).message);
           }
           out(`${stepId} is pinned in ${entry} at ${values.at === undefined ? 'its kb place' : `place ${values.at}`}, whatever the outcomes say`);
         } finally {
-          db.close();
+          await db.close();
         }
         return 0;
       }
       case 'forget': {
         const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, platform: { type: 'string' }, db: { type: 'string' } } });
         if (!values.user) throw new UserError('usage: comfyoom forget --user ID [--platform P]');
-        const [{ loadConfig }, { openDb }, { CaseStore }] = await Promise.all([import('../app/config.ts'), import('../store/db.ts'), import('../store/cases.ts')]);
-        dbPath = resolve(withDb(loadConfig(), values.db).db);
-        const db = openDb(dbPath);
+        const [{ loadConfig }, { openStore }, { CaseStore }] = await Promise.all([import('../app/config.ts'), import('../store/open.ts'), import('../store/cases.ts')]);
+        const config = withDb(loadConfig(), values.db);
+        dbPath = await storeName(config);
+        const db = await openStore(storeAt(config));
         try {
-          const n = new CaseStore(db).forgetUser(values.user, values.platform);
+          const n = await new CaseStore(db).forgetUser(values.user, values.platform);
           out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events, leaving no copy in the database file (stats keep counting them, anonymously)`);
         } finally {
-          db.close();
+          await db.close();
         }
         return 0;
       }
@@ -246,15 +256,15 @@ async function kbDraft(args: string[], out: (s: string) => void, kbDir: string, 
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, db: { type: 'string' }, platform: { type: 'string' }, server: { type: 'string' } } });
   const [fingerprint] = positionals;
   if (!fingerprint || !/^[0-9a-f]{6,40}$/.test(fingerprint)) throw new UserError('usage: comfyoom kb draft FINGERPRINT (as `comfyoom stats` lists it)');
-  const [{ loadConfig }, { openDb }, draft, { loadKb }] = await Promise.all([import('../app/config.ts'), import('../store/db.ts'), import('../learn/draft.ts'), import('../kb/load.ts')]);
-  const dbPath = resolve(withDb(loadConfig(), values.db).db);
-  usingDb(dbPath);
-  const db = openDb(dbPath, { readonly: true });
+  const [{ loadConfig }, { openStore }, draft, { loadKb }] = await Promise.all([import('../app/config.ts'), import('../store/open.ts'), import('../learn/draft.ts'), import('../kb/load.ts')]);
+  const config = withDb(loadConfig(), values.db);
+  usingDb(await storeName(config));
+  const db = await openStore(storeAt(config), { readonly: true });
   let src;
   try {
-    src = draft.readDraftSource(db, fingerprint, { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) });
+    src = await draft.readDraftSource(db, fingerprint, { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) });
   } finally {
-    db.close();
+    await db.close();
   }
   if (!src) throw new UserError(`no unrecognized case has the fingerprint ${fingerprint}${values.server ? ` on server ${values.server}` : ''}`);
   const d = draft.draftFor(src);

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { userInfo } from 'node:os';
 import type { Engine, Origin } from '../conversation/engine.ts';
 import type { Message } from '../conversation/render.ts';
-import type { Reason } from '../conversation/machine.ts';
+import type { CaseState, Reason } from '../conversation/machine.ts';
 
 type Out = (s: string) => void;
 
@@ -47,27 +47,27 @@ export interface TerminalOptions {
 export async function runTerminal(o: TerminalOptions): Promise<number> {
   const origin: Origin = { platform: 'terminal', user: o.user ?? `local:${userInfo().username}`, channel: 'terminal' };
   const { engine, out } = o;
-  for (const { messages } of engine.sweep()) messages.forEach((m) => out(formatMessage(m)));
+  for (const { messages } of await engine.sweep()) messages.forEach((m) => out(formatMessage(m)));
 
   let caseId: string | undefined;
+  /** The case as the last answer left it: only this terminal's user moves it on. */
+  let state: CaseState | undefined;
   let buttons: string[] = [];
-  const show = (messages: Message[]) => {
+  const show = async (messages: Message[]) => {
     for (const m of messages) {
       out(formatMessage(m));
       if (m.buttons?.length) buttons = m.buttons.map((b) => b.id);
       if (m.caseId) caseId = m.caseId;
     }
-    const state = caseId ? engine.state(caseId) : undefined;
+    state = caseId ? await engine.state(caseId) : undefined;
     if (!state || state.status !== 'open') {
       caseId = undefined;
+      state = undefined;
       buttons = [];
     }
     prompt();
   };
-  const mode = () => {
-    const s = caseId ? engine.state(caseId) : undefined;
-    return !s ? 'paste' : s.awaiting === 'log' ? 'log' : s.awaiting;
-  };
+  const mode = () => (!state ? 'paste' : state.awaiting === 'log' ? 'log' : state.awaiting);
   const prompt = () => {
     if (!o.interactive) return;
     const m = mode();
@@ -75,10 +75,10 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   };
 
   if (o.resume) {
-    caseId = engine.lastOpenCase(origin);
+    caseId = await engine.lastOpenCase(origin);
     if (!caseId) out('No open case to resume. / 没有可以继续的问题。');
-    else show(engine.current(caseId));
-  } else if (o.initialPaste !== undefined) show(await engine.open(origin, o.initialPaste));
+    else await show(await engine.current(caseId));
+  } else if (o.initialPaste !== undefined) await show(await engine.open(origin, o.initialPaste));
   else {
     out('ComfyOOM — ComfyUI out-of-memory troubleshooter / ComfyUI 显存不足排障助手');
     prompt();
@@ -89,7 +89,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     const text = buffer.join('\n');
     buffer = [];
     if (!text.trim()) return;
-    show(caseId ? await engine.paste(caseId, text, origin) : await engine.open(origin, text));
+    await show(caseId ? await engine.paste(caseId, text, origin) : await engine.open(origin, text));
   };
 
   const rl = createInterface({ input: o.input, terminal: false });
@@ -107,21 +107,21 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     if (m === 'question') {
       // A choice's number, or its words typed (a node's name, "AMD"); anything else starts a log.
       const id = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : undefined;
-      if (id) show(engine.press(id, origin));
-      else if (engine.answersQuestion(caseId!, line)) show(await engine.paste(caseId!, line, origin));
+      if (id) await show(await engine.press(id, origin));
+      else if (await engine.answersQuestion(caseId!, line)) await show(await engine.paste(caseId!, line, origin));
       else buffer.push(line);
       continue;
     }
     if (m === 'reason') {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
       const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)];
-      if (id) show(engine.press(id, origin));
+      if (id) await show(await engine.press(id, origin));
       else out('Answer 1 (same error), 2 (a different error) or 3 (could not apply it). / 请回答 1、2 或 3。');
       continue;
     }
     const choice = ANSWERS[word];
     if (choice !== undefined && buttons[choice]) {
-      show(engine.press(buttons[choice]!, origin));
+      await show(await engine.press(buttons[choice]!, origin));
       continue;
     }
     // Anything else on the answer prompt is the start of a pasted log.

@@ -147,7 +147,7 @@ export class Engine {
     this.ratePerMinute = o.ratePerMinute ?? 6;
     this.imagesPerMinute = o.imagesPerMinute ?? 3;
     if (o.ocr) this.ocr = o.ocr;
-    this.learner = new Learner(o.store.db, o.kb, o.adaptive ?? 'auto');
+    this.learner = new Learner(o.store.sql, o.kb, o.adaptive ?? 'auto');
   }
 
   /**
@@ -221,8 +221,8 @@ export class Engine {
    * The plan in the order this case gets it (learned, or the kb's), with how it was chosen; the
    * seed is the case's and the decision's, so the same counts would give it the same order again.
    */
-  private ordered(c: Classified, caseId: string, offer: number): PlanRef {
-    const { steps, order } = this.learner.order(c.diagnosis.entry, c.diagnosis.facts, seedOf(`${caseId}:${offer}`));
+  private async ordered(c: Classified, caseId: string, offer: number): Promise<PlanRef> {
+    const { steps, order } = await this.learner.order(c.diagnosis.entry, c.diagnosis.facts, seedOf(`${caseId}:${offer}`));
     const planned = new Set(c.ref.steps);
     return { ...c.ref, steps: steps.filter((id) => planned.has(id)), order };
   }
@@ -241,14 +241,14 @@ export class Engine {
   async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
     const early = langOf(origin, inbound.text ?? '');
     // A source that opened a case already (a double click, a retry) is answered before any work.
-    const opened = !caseId && origin.source !== undefined ? this.store.fromSource(origin.platform, origin.source) : undefined;
+    const opened = !caseId && origin.source !== undefined ? await this.store.fromSource(origin.platform, origin.source) : undefined;
     if (opened) return this.alreadyOpened(opened, early);
-    const inThread = !caseId && origin.thread !== undefined ? this.store.caseInThread(origin.platform, origin.thread) : undefined;
+    const inThread = !caseId && origin.thread !== undefined ? await this.store.caseInThread(origin.platform, origin.thread) : undefined;
     // "@ComfyOOM" alone in a case's thread: the question again (e.g. after a post failed).
     if (inThread && !inbound.text?.trim() && !inbound.attachments?.length) return this.current(inThread);
     // The owner's words in their case's thread are for the case: a new log, or an answer typed to its
     // question; anything else addressed to the bot there asks where the case stands.
-    const asked = inThread ? this.state(inThread) : undefined;
+    const asked = inThread ? await this.state(inThread) : undefined;
     if (inThread && asked?.owner === origin.user) {
       const forCase = asked.awaiting === 'question' || !!inbound.attachments?.length || (await this.looksLikeLog(inbound.text ?? ''));
       return forCase ? this.receive(origin, inbound, inThread) : this.current(inThread);
@@ -257,7 +257,7 @@ export class Engine {
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
     const got = await ingest(this.spaced(inbound), this.ocr);
-    const lang = caseId ? (this.state(caseId)?.lang ?? langOf(origin, got.text)) : langOf(origin, got.text);
+    const lang = caseId ? ((await this.state(caseId))?.lang ?? langOf(origin, got.text)) : langOf(origin, got.text);
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
     if (got.ocr.length && !got.hasTypedText) {
@@ -277,16 +277,16 @@ export class Engine {
     const logFile = inbound.attachments?.some((a) => /\.(txt|log)$/i.test(a.name)) ?? false;
     const looksLikeLog = async () => logFile || (await this.looksLikeLog(text));
     if (origin.thread !== undefined) {
-      const caseId = this.store.caseInThread(origin.platform, origin.thread);
-      const state = caseId ? this.state(caseId) : undefined;
+      const caseId = await this.store.caseInThread(origin.platform, origin.thread);
+      const state = caseId ? await this.state(caseId) : undefined;
       if (caseId && state?.owner === origin.user) {
         return state.awaiting === 'log' || state.awaiting === 'question' || (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
       }
       return !caseId && origin.direct && (inbound.attachments?.length || (await looksLikeLog())) ? this.receive(origin, inbound) : [];
     }
     // A case that could not get a thread runs in its channel and reads only the log it asked for.
-    const caseId = this.lastOpenCase(origin);
-    const found = caseId ? this.store.get(caseId) : undefined;
+    const caseId = await this.lastOpenCase(origin);
+    const found = caseId ? await this.store.get(caseId) : undefined;
     return found && !found.row.thread && found.state.awaiting === 'log' && (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
   }
 
@@ -302,7 +302,7 @@ export class Engine {
     const id = this.newId();
     const paste = await this.paced(this.work.storedPaste(text));
     await this.writable();
-    this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste });
+    await this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste });
     return [
       {
         ephemeral: true,
@@ -316,7 +316,7 @@ export class Engine {
   async openDraft(buttonId: string, origin: Origin): Promise<Message[]> {
     const id = buttonId.slice(DRAFT_PREFIX.length);
     await this.writable();
-    const draft = buttonId.startsWith(DRAFT_PREFIX) ? this.store.takeDraft(id, origin.platform, origin.user) : undefined;
+    const draft = buttonId.startsWith(DRAFT_PREFIX) ? await this.store.takeDraft(id, origin.platform, origin.user) : undefined;
     if (!draft) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.draftGone[langOf(origin, '')] }] }];
     const { thread: _elsewhere, ...rest } = origin;
     return this.open({ ...rest, source: `${DRAFT_PREFIX}${id}` }, draft);
@@ -376,17 +376,17 @@ export class Engine {
     // "stop", "n", "thanks": nothing to diagnose, and no case to count.
     if (!opensCase(c.diagnosis)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.noErrorToOpen[lang] }] }];
     // The thread follows someone else's case: one case per thread, so theirs opens elsewhere.
-    const taken = origin.thread !== undefined ? this.store.caseInThread(origin.platform, origin.thread) : undefined;
-    if (taken && this.state(taken)?.owner !== origin.user) return this.draft(origin, text, lang);
+    const taken = origin.thread !== undefined ? await this.store.caseInThread(origin.platform, origin.thread) : undefined;
+    if (taken && (await this.state(taken))?.owner !== origin.user) return this.draft(origin, text, lang);
     if (taken) return this.paste(taken, text, origin);
     const caseId = this.newId();
     const at = this.now();
     const question = nextQuestion(c.diagnosis.facts, [], this.judge);
-    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: this.ordered(c, caseId, 0), ...(question ? { question } : {}) });
+    const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: await this.ordered(c, caseId, 0), ...(question ? { question } : {}) });
     const state = t.state!;
     const [facts, paste] = await this.paced(Promise.all([this.work.storedFacts(c.diagnosis.facts), this.work.storedPaste(text)]));
     await this.writable();
-    const created = this.store.create(
+    const created = await this.store.create(
       {
         id: caseId,
         platform: origin.platform,
@@ -410,17 +410,17 @@ export class Engine {
     // Classifying took a while: the same source or another case in this thread may have won meanwhile.
     if ('existing' in created) {
       if (created.by === 'source') return this.alreadyOpened(created.existing, lang);
-      return this.state(created.existing)?.owner === origin.user ? this.paste(created.existing, text, origin) : this.draft(origin, text, lang);
+      return (await this.state(created.existing))?.owner === origin.user ? this.paste(created.existing, text, origin) : this.draft(origin, text, lang);
     }
     const diagnosis: Message = { ...withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), lang), opens: true };
     if (!origin.lang && lang === 'zh' && TRADITIONAL.test(origin.locale ?? '')) diagnosis.blocks.push({ kind: 'note', text: C.simplifiedNote.zh });
-    return [diagnosis, ...this.render(t.replies, state)];
+    return [diagnosis, ...(await this.render(t.replies, state))];
   }
 
   /** A button press, from anyone; the machine decides whether it counts. */
-  press(buttonId: string, origin: Origin): Message[] {
+  async press(buttonId: string, origin: Origin): Promise<Message[]> {
     const choice = parseButtonId(buttonId);
-    const found = choice && this.store.get(choice.caseId);
+    const found = choice && (await this.store.get(choice.caseId));
     if (!choice || !found) {
       const lang = langOf(origin, '');
       return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[lang] }] }];
@@ -433,14 +433,14 @@ export class Engine {
   }
 
   /** "Show current step": for the owner and moderators in the case's thread, for anyone else privately. */
-  private showCurrent(found: Stored, origin: Origin): Message[] {
-    const out = this.current(found.state.caseId);
+  private async showCurrent(found: Stored, origin: Origin): Promise<Message[]> {
+    const out = await this.current(found.state.caseId);
     return found.state.owner === origin.user || origin.moderator ? out : out.map((m) => ({ ...m, ephemeral: true }));
   }
 
   /** Whether typed text answers the case's open question (a node's name, "AMD", "don't know"). */
-  answersQuestion(caseId: string, text: string): boolean {
-    const s = this.state(caseId);
+  async answersQuestion(caseId: string, text: string): Promise<boolean> {
+    const s = await this.state(caseId);
     return s?.awaiting === 'question' && !!s.question && readTyped(s.question, text, this.stages) !== undefined;
   }
 
@@ -449,7 +449,7 @@ export class Engine {
    * rules decide the entry again, and the machine records it (or refuses a stale or stranger's
    * answer). The stored facts and diagnosis change with the record, in the same transaction.
    */
-  private clarify(found: Stored, offer: number, answer: Clarification, origin: Origin): Message[] {
+  private async clarify(found: Stored, offer: number, answer: Clarification, origin: Origin): Promise<Message[]> {
     const { row, state } = found;
     const facts = withAnswer(JSON.parse(row.facts) as Facts, answer);
     const c = this.planned(this.judge(facts));
@@ -465,19 +465,19 @@ export class Engine {
       choice: answer.choice,
       ...(answer.typed ? { typed: true as const } : {}),
       ...(answer.node ? { node: answer.node.name } : {}),
-      plan: this.ordered(c, state.caseId, state.offer),
+      plan: await this.ordered(c, state.caseId, state.offer),
       ...(next ? { next } : {}),
     });
     const after = t.state ?? state;
     const accepted = t.records.some((r) => r.type === 'clarified');
     const diagnosis = accepted ? { category: c.diagnosis.category, entry: c.diagnosis.entry.id, facts } : undefined;
-    if (!this.store.append(state.caseId, t.records, after, { seq: found.seq, ...(diagnosis ? { diagnosis } : {}) })) return this.again(state.caseId, (f) => this.clarify(f, offer, answer, origin));
+    if (!(await this.store.append(state.caseId, t.records, after, { seq: found.seq, ...(diagnosis ? { diagnosis } : {}) }))) return this.again(state.caseId, (f) => this.clarify(f, offer, answer, origin));
     return this.render(t.replies, after);
   }
 
   /** A new log pasted into an open case. */
   async paste(caseId: string, text: string, origin: Origin): Promise<Message[]> {
-    const found = this.store.get(caseId);
+    const found = await this.store.get(caseId);
     if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
@@ -500,7 +500,7 @@ export class Engine {
       at: this.now(),
       actor: origin.user,
       moderator: origin.moderator ?? false,
-      plan: this.ordered(c, caseId, state.offer),
+      plan: await this.ordered(c, caseId, state.offer),
       oom: c.oom,
       ...(question ? { question } : {}),
       ...(notApplied ? { notApplied: true as const } : {}),
@@ -509,20 +509,20 @@ export class Engine {
   }
 
   /** Abandons open cases idle for longer than the idle time; returns what to tell each. */
-  sweep(): { caseId: string; messages: Message[] }[] {
+  async sweep(): Promise<{ caseId: string; messages: Message[] }[]> {
     const at = this.now();
-    return this.store
-      .idleOpen(at - this.idleMs)
-      .map((caseId) => {
-        const found = this.store.get(caseId);
-        return { caseId, messages: found ? this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [] };
-      })
-      .filter((s) => s.messages.length);
+    const swept: { caseId: string; messages: Message[] }[] = [];
+    for (const caseId of await this.store.idleOpen(at - this.idleMs)) {
+      const found = await this.store.get(caseId);
+      const messages = found ? await this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [];
+      if (messages.length) swept.push({ caseId, messages });
+    }
+    return swept;
   }
 
   /** The question a case is waiting on, shown again (after a restart, or on request). */
-  current(caseId: string): Message[] {
-    const found = this.store.get(caseId);
+  async current(caseId: string): Promise<Message[]> {
+    const found = await this.store.get(caseId);
     if (!found) return [];
     const s = found.state;
     if (s.status !== 'open') return this.render([{ type: 'rejected', why: 'closed' }], s);
@@ -538,47 +538,47 @@ export class Engine {
     return this.render([reply], s);
   }
 
-  lastOpenCase(origin: Origin): string | undefined {
+  lastOpenCase(origin: Origin): Promise<string | undefined> {
     return this.store.lastOpen(origin.platform, origin.user, origin.channel);
   }
 
-  state(caseId: string): CaseState | undefined {
-    return this.store.get(caseId)?.state;
+  async state(caseId: string): Promise<CaseState | undefined> {
+    return (await this.store.get(caseId))?.state;
   }
 
   /** Where a case lives, for adapters posting about it (the idle notice, a retired button). */
-  place(caseId: string): { platform: string; server: string | null; channel: string | null; thread: string | null; owner: string } | undefined {
-    const row = this.store.get(caseId)?.row;
+  async place(caseId: string): Promise<{ platform: string; server: string | null; channel: string | null; thread: string | null; owner: string } | undefined> {
+    const row = (await this.store.get(caseId))?.row;
     return row && { platform: row.platform, server: row.server, channel: row.channel, thread: row.thread, owner: row.user_id };
   }
 
   /** The open case in a conversation, if any: there is at most one. */
-  caseIn(platform: string, thread: string): string | undefined {
+  caseIn(platform: string, thread: string): Promise<string | undefined> {
     return this.store.caseInThread(platform, thread);
   }
 
   /** Where a case runs once the adapter has opened its thread; false when another open case runs there. */
-  setThread(caseId: string, thread: string): boolean {
+  setThread(caseId: string, thread: string): Promise<boolean> {
     return this.store.setThread(caseId, thread);
   }
 
   /** Records the message carrying a case's live buttons (adapter-specific reference); returns the previous one, to retire. */
-  swapButtons(caseId: string, ref: string | null): string | undefined {
+  swapButtons(caseId: string, ref: string | null): Promise<string | undefined> {
     return this.store.swapButtons(caseId, ref);
   }
 
   /** The message with a case's live buttons was answered in place (its buttons replaced by the answer): nothing is left to retire. */
-  answeredButtons(caseId: string, ref: string): void {
-    this.store.dropButtons(caseId, ref);
+  answeredButtons(caseId: string, ref: string): Promise<void> {
+    return this.store.dropButtons(caseId, ref);
   }
 
   /** A case whose first post failed where the bot cannot post: it reached nobody, so it is not kept or counted. */
-  discard(caseId: string): void {
-    this.store.discard(caseId);
+  discard(caseId: string): Promise<void> {
+    return this.store.discard(caseId);
   }
 
   /** True the first time a platform delivery id is seen: a redelivered event is handled once, also after a restart. */
-  firstDelivery(platform: string, id: string): boolean {
+  firstDelivery(platform: string, id: string): Promise<boolean> {
     return this.store.firstDelivery(platform, id, this.now());
   }
 
@@ -594,7 +594,7 @@ export class Engine {
       return undefined;
     }
     const [{ buildStats, kbNames }, { statsChart }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts')]);
-    const stats = buildStats(this.store.db, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }, this.kb, this.learner.setting);
+    const stats = await buildStats(this.store.sql, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }, this.kb, this.learner.setting);
     return { text: formatStats(stats), chart: statsChart(stats, lang, kbNames(this.kb, lang)) };
   }
 
@@ -606,18 +606,17 @@ export class Engine {
   async weeklyDigest(platform: string, server: string, lang: Lang = 'en'): Promise<{ text: string; chart: Buffer } | undefined> {
     const now = this.now();
     const week = Math.floor((Math.floor(now / 86_400_000) + 3) / 7);
-    const claimed = this.store.db.prepare('INSERT OR IGNORE INTO digests (platform, server, week, sent_at) VALUES (?, ?, ?, ?)').run(platform, server, week, now).changes === 1;
-    if (!claimed) return undefined;
+    if (!(await this.store.claimDigest(platform, server, week, now))) return undefined;
     const [{ buildStats, kbNames }, { statsChart }, { digestText }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts'), import('../stats/digest.ts')]);
-    const stats = buildStats(this.store.db, { scope: { platform, server }, now, sinceMs: 7 * 86_400_000 });
+    const stats = await buildStats(this.store.sql, { scope: { platform, server }, now, sinceMs: 7 * 86_400_000 });
     const names = kbNames(this.kb, lang);
     return { text: digestText(stats, lang, names), chart: statsChart(stats, lang, names) };
   }
 
   /** `forget`, first step: what would go, and the buttons to confirm or cancel. */
-  forgetPrompt(origin: Origin): Message[] {
+  async forgetPrompt(origin: Origin): Promise<Message[]> {
     const lang = langOf(origin, '');
-    const n = this.store.countOf(origin.user, origin.platform);
+    const n = await this.store.countOf(origin.user, origin.platform);
     const say = (text: string) => text.replace('{n}', String(n)).replace('{platform}', PLATFORM_NAMES[origin.platform] ?? origin.platform);
     if (!n) return [{ ephemeral: true, blocks: [{ kind: 'text', text: say(C.forgetNothing[lang]) }] }];
     return [
@@ -641,7 +640,7 @@ export class Engine {
     const lang = langOf(origin, '');
     if (buttonId !== `${FORGET_PREFIX}yes`) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetCancelled[lang] }] }];
     await this.writable();
-    const n = this.store.deleteUser(origin.user, origin.platform);
+    const n = await this.store.deleteUser(origin.user, origin.platform);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
     await this.wipe();
     return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetDone[lang].replace('{n}', String(n)) }] }];
@@ -650,14 +649,18 @@ export class Engine {
   /** Retention (see CaseStore.expire), with the file rewritten as forget does; returns how many cases went. */
   async expire(days: number): Promise<number> {
     await this.writable();
-    const { cases, wipe } = this.store.deleteExpired(days, this.now());
+    const { cases, wipe } = await this.store.deleteExpired(days, this.now());
     if (wipe) await this.wipe();
     return cases;
   }
 
-  /** Rewrites the database file through the work's own connection; this one's writes wait for it meanwhile (see writable). */
+  /**
+   * Rewrites an SQLite file through the work's own connection, this one's writes waiting for it
+   * meanwhile (see writable); a PostgreSQL server reclaims the space itself, writers going on.
+   */
   private wipe(): Promise<void> {
-    const running = this.work.wipe(this.store.db.name).finally(() => this.wipes.delete(running));
+    const file = this.store.sql.file;
+    const running = (file ? this.work.wipe(file) : this.store.wipe()).finally(() => this.wipes.delete(running));
     this.wipes.add(running);
     return running;
   }
@@ -665,7 +668,7 @@ export class Engine {
   /**
    * Resolves when no wipe runs. A write on this connection during one would wait for SQLite's
    * lock inside the call, with the event loop stopped; awaiting this first, it waits with the loop
-   * free. Writes that cannot wait (a button press is answered synchronously) take their chance.
+   * free. Writes that must answer at once (a button press) take their chance.
    */
   private async writable(): Promise<void> {
     while (this.wipes.size) await Promise.allSettled([...this.wipes]);
@@ -676,22 +679,22 @@ export class Engine {
    * another process moved it on meanwhile (two sweeps, two shards' clicks), the machine decides
    * again on the case as it is now.
    */
-  private apply(found: Stored, command: Command, pasted?: Classified): Message[] {
+  private async apply(found: Stored, command: Command, pasted?: Classified): Promise<Message[]> {
     const { state } = found;
     const t = step(state, command);
     const next = t.state ?? state;
-    if (!this.store.append(state.caseId, t.records, next, { seq: found.seq })) return this.again(state.caseId, (f) => this.apply(f, command, pasted));
+    if (!(await this.store.append(state.caseId, t.records, next, { seq: found.seq }))) return this.again(state.caseId, (f) => this.apply(f, command, pasted));
     return this.render(t.replies, next, pasted);
   }
 
   /** Reads a case again after a stale write and decides anew; a case deleted meanwhile (forget) is gone. */
-  private again(caseId: string, decide: (found: Stored) => Message[]): Message[] {
-    const found = this.store.get(caseId);
+  private async again(caseId: string, decide: (found: Stored) => Promise<Message[]>): Promise<Message[]> {
+    const found = await this.store.get(caseId);
     return found ? decide(found) : [];
   }
 
-  private render(replies: Reply[], state: CaseState, pasted?: Classified): Message[] {
-    const row = this.store.get(state.caseId)?.row;
+  private async render(replies: Reply[], state: CaseState, pasted?: Classified): Promise<Message[]> {
+    const row = (await this.store.get(state.caseId))?.row;
     const storedFacts = row ? (JSON.parse(row.facts) as Facts) : undefined;
     // The newest log's facts tailor the current plan once the case has switched to it.
     const facts = pasted && pasted.ref.entry === state.plan.entry ? pasted.diagnosis.facts : storedFacts;
@@ -703,7 +706,7 @@ export class Engine {
       facts: facts ? describeFacts(facts, state.lang) : [],
       planned,
       ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),
-      learned: this.learner.record(state.plan.entry),
+      learned: await this.learner.record(state.plan.entry),
     });
   }
 }
@@ -723,5 +726,5 @@ function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
 /** The work on this thread: the terminal's, and tests'. */
 const inline = (kb: Kb, store: CaseStore): Work => {
   const classify = createClassifier(kb);
-  return { classify, storedPaste, storedFacts: factsForStorage, wipe: async () => store.wipe() };
+  return { classify, storedPaste, storedFacts: factsForStorage, wipe: () => store.wipe() };
 };

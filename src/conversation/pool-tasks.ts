@@ -5,6 +5,7 @@ import { createClassifier } from '../classify/classify.ts';
 import { loadKb } from '../kb/load.ts';
 import { wipe as wipeDb } from '../store/cases.ts';
 import { openDb } from '../store/db.ts';
+import { sqliteSql } from '../store/sql.ts';
 import type { WireDiagnosis } from './pool.ts';
 
 export { factsForStorage as storedFacts, storedPaste } from './storable.ts';
@@ -21,11 +22,11 @@ export function classify(text: string): WireDiagnosis {
 }
 
 /** A connection of the worker's own: the event loop's stays free to read, and its writes wait without blocking it (see Engine.writable). */
-export function wipe(file: string): void {
-  const db = openDb(file);
+export async function wipe(file: string): Promise<void> {
+  const db = sqliteSql(openDb(file));
   try {
-    wipeDb(db);
+    await wipeDb(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Entry, Signature } from '../kb/schema.ts';
-import type { Db } from '../store/db.ts';
+import { sql } from 'kysely';
+import { all, type Sql } from '../store/sql.ts';
 import type { Scope } from '../store/stats.ts';
 
 /** Pastes kept as fixtures, newest first. */
@@ -27,16 +28,18 @@ export interface DraftSource {
 }
 
 /** The stored cases of an unrecognized fingerprint, in a scope: examples come from that scope only. */
-export function readDraftSource(db: Db, fingerprint: string, scope: Scope = {}): DraftSource | undefined {
+export async function readDraftSource(store: Sql, fingerprint: string, scope: Scope = {}): Promise<DraftSource | undefined> {
   const keys = (['platform', 'server'] as const).filter((k) => scope[k] !== undefined);
-  const where = `fingerprint = ? AND recognized = 0${keys.map((k) => ` AND ${k} = ?`).join('')}`;
-  const params = [fingerprint, ...keys.map((k) => scope[k]!)];
-  const rows = db
-    .prepare(
-      `SELECT category, json_extract(facts, '$.exception.type') AS type, json_extract(facts, '$.exception.message') AS message, paste, created_at AS at
-       FROM cases WHERE ${where} ORDER BY created_at DESC`,
-    )
-    .all(...params) as { category: string; type: string | null; message: string | null; paste: string; at: number }[];
+  const inScope = sql.join(
+    keys.map((k) => sql` AND ${sql.ref(k)} = ${scope[k]!}`),
+    sql``,
+  );
+  const json = (path: string[]) => store.dialect.jsonText('facts', path);
+  const rows = await all(
+    store.db,
+    sql<{ category: string; type: string | null; message: string | null; paste: string; at: number }>`SELECT category, ${json(['exception', 'type'])} AS type, ${json(['exception', 'message'])} AS message, paste, created_at AS at
+       FROM cases WHERE fingerprint = ${fingerprint} AND recognized = 0${inScope} ORDER BY created_at DESC`,
+  );
   const first = rows.find((r) => r.message) ?? rows[0];
   if (!first) return undefined;
   return {

@@ -6,7 +6,8 @@ import type { Facts } from '../classify/facts/types.ts';
 import type { PlanOrder } from '../conversation/machine.ts';
 import type { Kb } from '../kb/load.ts';
 import type { Entry } from '../kb/schema.ts';
-import type { Db } from '../store/db.ts';
+import { sql } from 'kysely';
+import { all, run, type Sql } from '../store/sql.ts';
 import { learningContext } from './context.ts';
 import { chooseOrder, modeFor, orderSteps, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
 import { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
@@ -51,26 +52,22 @@ export function parseAdaptive(value: string | undefined): AdaptiveSetting | unde
 const tried = (c: Counts) => c.fixed + c.assumed + c.failed + c.movedOn;
 
 export class Learner {
-  private readonly rows;
-  private readonly pinRows;
-
   constructor(
-    private readonly db: Db,
+    private readonly store: Sql,
     private readonly kb: Pick<Kb, 'steps' | 'entries'>,
     readonly setting: AdaptiveSetting = 'auto',
-  ) {
-    this.rows = db.prepare(
-      'SELECT context, step, offered, fixed, assumed, failed, not_applied AS notApplied, moved_on AS movedOn, skipped FROM step_outcomes WHERE entry = ?',
+  ) {}
+
+  private evidence(entry: string): Promise<Evidence[]> {
+    return all(
+      this.store.db,
+      sql<Evidence>`SELECT context, step, offered, fixed, assumed, failed, not_applied AS "notApplied", moved_on AS "movedOn", skipped FROM step_outcomes WHERE entry = ${entry}`,
     );
-    this.pinRows = db.prepare('SELECT step, place FROM step_pins WHERE entry = ?');
   }
 
-  private evidence(entry: string): Evidence[] {
-    return this.rows.all(entry) as Evidence[];
-  }
-
-  private pins(entry: string): Pin[] {
-    return (this.pinRows.all(entry) as { step: string; place: number | null }[]).map((p) => ({ step: p.step, ...(p.place !== null ? { place: p.place } : {}) }));
+  private async pins(entry: string): Promise<Pin[]> {
+    const rows = await all(this.store.db, sql<{ step: string; place: number | null }>`SELECT step, place FROM step_pins WHERE entry = ${entry}`);
+    return rows.map((p) => ({ step: p.step, ...(p.place !== null ? { place: p.place } : {}) }));
   }
 
   private kbSteps(entry: Entry) {
@@ -81,13 +78,17 @@ export class Learner {
    * The order to give one case: the entry's steps (the planner then drops those that cannot help
    * this user), and how it was chosen, to be stored with the case. `seed` makes it reproducible.
    */
-  order(entry: Entry, facts: Facts, seed: number): { steps: string[]; order: PlanOrder } {
-    return chooseOrder(this.setting, { kbSteps: this.kbSteps(entry), evidence: this.evidence(entry.id), pins: this.pins(entry.id), context: learningContext(facts), seed });
+  async order(entry: Entry, facts: Facts, seed: number): Promise<{ steps: string[]; order: PlanOrder }> {
+    const [evidence, pins] = await Promise.all([this.evidence(entry.id), this.pins(entry.id)]);
+    return chooseOrder(this.setting, { kbSteps: this.kbSteps(entry), evidence, pins, context: learningContext(facts), seed });
   }
 
   /** Per step of an entry, what users reported, every setup together; and whether confirmed fixes reorder it. */
-  record(entryId: string): StepsRecord {
-    const evidence = this.evidence(entryId);
+  async record(entryId: string): Promise<StepsRecord> {
+    return this.recorded(entryId, await this.evidence(entryId));
+  }
+
+  private recorded(entryId: string, evidence: Evidence[]): StepsRecord {
     const confirmed = sum(evidence).fixed;
     const mode = modeFor(this.setting, confirmed);
     const steps = new Map<string, StepRecord>();
@@ -102,14 +103,14 @@ export class Learner {
   }
 
   /** Every entry with recorded outcomes: the order learned for it as a whole (expected chances, no draw), with the evidence. */
-  learnedOrders(): LearnedOrder[] {
-    const withData = new Set(this.db.prepare('SELECT DISTINCT entry FROM step_outcomes').pluck().all() as string[]);
-    return this.kb.entries
-      .filter((e) => withData.has(e.id) && e.steps.length > 1)
-      .map((entry) => {
-        const evidence = this.evidence(entry.id);
-        const { steps, estimates } = orderSteps({ kbSteps: this.kbSteps(entry), evidence, pins: this.pins(entry.id) });
-        const records = this.record(entry.id).steps;
+  async learnedOrders(): Promise<LearnedOrder[]> {
+    const withData = new Set((await all(this.store.db, sql<{ entry: string }>`SELECT DISTINCT entry FROM step_outcomes`)).map((r) => r.entry));
+    const entries = this.kb.entries.filter((e) => withData.has(e.id) && e.steps.length > 1);
+    const read = await Promise.all(entries.map((e) => Promise.all([this.evidence(e.id), this.pins(e.id)])));
+    return entries.map((entry, i) => {
+        const [evidence, pins] = read[i]!;
+        const { steps, estimates } = orderSteps({ kbSteps: this.kbSteps(entry), evidence, pins });
+        const records = this.recorded(entry.id, evidence).steps;
         const byStep = new Map(estimates.map((e) => [e.step, { ...e, ...(records.get(e.step) ?? { tried: 0, fixed: 0, assumed: 0 }) }]));
         const confirmed = sum(evidence).fixed;
         return { entry: entry.id, mode: modeFor(this.setting, confirmed), confirmed, kb: entry.steps, learned: steps, steps: steps.map((s) => byStep.get(s)!) };
@@ -117,17 +118,16 @@ export class Learner {
   }
 
   /** A moderator pins a step: at its kb place, or at `place` (1-based). */
-  pin(entryId: string, stepId: string, by: string, place?: number, at = Date.now()): void {
+  async pin(entryId: string, stepId: string, by: string, place?: number, at = Date.now()): Promise<void> {
     const entry = this.kb.entries.find((e) => e.id === entryId);
     if (!entry) throw new Error(`no kb entry "${entryId}"`);
     if (!entry.steps.includes(stepId)) throw new Error(`entry ${entryId} has no step "${stepId}" (it has: ${entry.steps.join(', ')})`);
     if (place !== undefined && !(Number.isInteger(place) && place >= 1 && place <= entry.steps.length)) throw new Error(`the place must be 1 to ${entry.steps.length}`);
-    this.db
-      .prepare('INSERT INTO step_pins (entry, step, place, pinned_by, pinned_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET place = excluded.place, pinned_by = excluded.pinned_by, pinned_at = excluded.pinned_at')
-      .run(entryId, stepId, place === undefined ? null : place - 1, by, at);
+    await sql`INSERT INTO step_pins (entry, step, place, pinned_by, pinned_at) VALUES (${entryId}, ${stepId}, ${place === undefined ? null : place - 1}, ${by}, ${at})
+      ON CONFLICT (entry, step) DO UPDATE SET place = excluded.place, pinned_by = excluded.pinned_by, pinned_at = excluded.pinned_at`.execute(this.store.db);
   }
 
-  unpin(entryId: string, stepId: string): boolean {
-    return this.db.prepare('DELETE FROM step_pins WHERE entry = ? AND step = ?').run(entryId, stepId).changes > 0;
+  async unpin(entryId: string, stepId: string): Promise<boolean> {
+    return (await run(this.store.db, sql`DELETE FROM step_pins WHERE entry = ${entryId} AND step = ${stepId}`)) > 0;
   }
 }

@@ -4,7 +4,7 @@
 import type { Kb } from '../kb/load.ts';
 import type { Lang } from '../i18n/messages.ts';
 import { Learner, type AdaptiveSetting } from '../learn/index.ts';
-import type { Db } from '../store/db.ts';
+import type { Sql } from '../store/sql.ts';
 import { computeStats, OUTCOMES, type Scope, type Stats } from '../store/stats.ts';
 import type { Names } from './chart.ts';
 
@@ -15,9 +15,9 @@ export interface StatsOptions {
 }
 
 /** The stats of a scope and period, with the learned orders when the kb is known. */
-export function buildStats(db: Db, opts: StatsOptions, kb?: Pick<Kb, 'steps' | 'entries'>, adaptive: AdaptiveSetting = 'auto'): Stats {
-  const stats = computeStats(db, opts);
-  return kb ? { ...stats, learned: new Learner(db, kb, adaptive).learnedOrders() } : stats;
+export async function buildStats(store: Sql, opts: StatsOptions, kb?: Pick<Kb, 'steps' | 'entries'>, adaptive: AdaptiveSetting = 'auto'): Promise<Stats> {
+  const stats = await computeStats(store, opts);
+  return kb ? { ...stats, learned: await new Learner(store, kb, adaptive).learnedOrders() } : stats;
 }
 
 /** Entries and steps by their kb titles, in a language; ids for what the kb does not know. */

@@ -1,7 +1,8 @@
 // The stats archive (migration 006): what stats read about cases, kept as per-day counters that
 // name no user and no case, for the cases that are deleted (forget, retention), so that deleting
 // a case never changes what stats report.
-import type { Db } from './db.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from './sql.ts';
 
 export const DAY_MS = 86_400_000;
 /** The archive counts deleted cases by the UTC day they were created. */
@@ -17,33 +18,28 @@ export const FIX_MEASURES = {
  * Adds what stats read about the cases `where` selects (a condition on the cases table) to the
  * archive's counters, in the transaction that deletes them, so stats stay true without them.
  */
-export function archiveCases(db: Db, where: string, params: unknown[]): void {
-  const doomed = `c.id IN (SELECT id FROM cases WHERE ${where})`;
-  const day = `created_at / ${DAY_MS}`;
+export async function archiveCases(tx: Executor, where: RawBuilder<unknown>): Promise<void> {
+  const doomed = sql`c.id IN (SELECT id FROM cases WHERE ${where})`;
+  const day = sql.raw(`created_at / ${DAY_MS}`);
   // Counters keep the platform and server (migration 007), so stats scoped to one stay true.
-  const place = "platform, COALESCE(server, '')";
-  db.prepare(
-    `INSERT INTO archived_cases (day, platform, server, entry, category, status, resolution, resolving_step, fingerprint, cases, asked)
-     SELECT ${day}, ${place}, entry, category, status, COALESCE(resolution, ''), COALESCE(resolving_step, ''), IIF(recognized, '', fingerprint), COUNT(*),
-       SUM(EXISTS (SELECT 1 FROM case_questions q WHERE q.case_id = cases.id))
+  const place = sql.raw("platform, COALESCE(server, '')");
+  await sql`INSERT INTO archived_cases (day, platform, server, entry, category, status, resolution, resolving_step, fingerprint, cases, asked)
+     SELECT ${day}, ${place}, entry, category, status, COALESCE(resolution, ''), COALESCE(resolving_step, ''), CASE WHEN recognized = 1 THEN '' ELSE fingerprint END, COUNT(*),
+       SUM(CASE WHEN EXISTS (SELECT 1 FROM case_questions q WHERE q.case_id = cases.id) THEN 1 ELSE 0 END)
      FROM cases WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
-     ON CONFLICT DO UPDATE SET cases = cases + excluded.cases, asked = asked + excluded.asked`,
-  ).run(...params);
-  db.prepare(
-    `INSERT INTO archived_steps (day, platform, server, step, reached, tried, moved_on)
+     ON CONFLICT (day, platform, server, entry, category, status, resolution, resolving_step, fingerprint) DO UPDATE
+       SET cases = archived_cases.cases + excluded.cases, asked = archived_cases.asked + excluded.asked`.execute(tx);
+  await sql`INSERT INTO archived_steps (day, platform, server, step, reached, tried, moved_on)
      SELECT s.${day}, c.platform, COALESCE(c.server, ''), step, COUNT(*), SUM(tried), SUM(moved_on) FROM case_steps s JOIN cases c ON c.id = s.case_id WHERE ${doomed} GROUP BY 1, 2, 3, 4
-     ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, tried = tried + excluded.tried, moved_on = moved_on + excluded.moved_on`,
-  ).run(...params);
-  db.prepare(
-    `INSERT INTO archived_questions (day, platform, server, question, choice, asked, typed)
+     ON CONFLICT (day, platform, server, step) DO UPDATE
+       SET reached = archived_steps.reached + excluded.reached, tried = archived_steps.tried + excluded.tried, moved_on = archived_steps.moved_on + excluded.moved_on`.execute(tx);
+  await sql`INSERT INTO archived_questions (day, platform, server, question, choice, asked, typed)
      SELECT q.${day}, c.platform, COALESCE(c.server, ''), question, COALESCE(choice, ''), COUNT(*), SUM(typed) FROM case_questions q JOIN cases c ON c.id = q.case_id WHERE ${doomed} GROUP BY 1, 2, 3, 4, 5
-     ON CONFLICT DO UPDATE SET asked = asked + excluded.asked, typed = typed + excluded.typed`,
-  ).run(...params);
+     ON CONFLICT (day, platform, server, question, choice) DO UPDATE
+       SET asked = archived_questions.asked + excluded.asked, typed = archived_questions.typed + excluded.typed`.execute(tx);
   for (const [measure, value] of Object.entries(FIX_MEASURES)) {
-    db.prepare(
-      `INSERT INTO archived_fixes (day, platform, server, measure, value, cases)
-       SELECT ${day}, ${place}, '${measure}', ${value}, COUNT(*) FROM cases WHERE (${where}) AND status = 'resolved' AND resolution = 'confirmed' GROUP BY 1, 2, 3, 5
-       ON CONFLICT DO UPDATE SET cases = cases + excluded.cases`,
-    ).run(...params);
+    await sql`INSERT INTO archived_fixes (day, platform, server, measure, value, cases)
+       SELECT ${day}, ${place}, ${measure}, ${sql.raw(value)}, COUNT(*) FROM cases WHERE (${where}) AND status = 'resolved' AND resolution = 'confirmed' GROUP BY 1, 2, 3, 5
+       ON CONFLICT (day, platform, server, measure, value) DO UPDATE SET cases = archived_fixes.cases + excluded.cases`.execute(tx);
   }
 }

@@ -1,15 +1,14 @@
-// Cases and their event log in SQLite. Every write of a transition (its records and the new state
-// snapshot) is one transaction, so a crash never leaves a case half-updated. Other processes write
-// the same file (chats, bots, forget): a transaction that reads before it writes must hold the write
-// lock from its start (BEGIN IMMEDIATE, which waits for the busy timeout), or SQLite refuses its
-// upgrade from reader to writer at once with SQLITE_BUSY. A lone write statement takes the lock
-// when it starts, and waits, by itself.
+// Cases and their event log, in SQLite or PostgreSQL (see sql.ts). Every write of a transition (its
+// records and the new state snapshot) is one transaction, so a crash never leaves a case
+// half-updated. Other processes write the same database (chats, bots, forget, other machines): a
+// transaction that decides from what it read holds the case against them from its start (SQLite:
+// the file's write lock, BEGIN IMMEDIATE; PostgreSQL: the case's row lock, Dialect.forUpdate).
+import { sql, type RawBuilder } from 'kysely';
 import type { CaseState, Record } from '../conversation/machine.ts';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
 import { outcomesOf } from '../learn/outcomes.ts';
-import { OutcomeCounters } from './outcomes.ts';
+import { addOutcomes } from './outcomes.ts';
+import { all, first, run, value, type Executor, type Sql } from './sql.ts';
 
 /** Cases deleted per transaction by retention, so other writers wait for the lock a moment, not minutes. */
 const EXPIRE_BATCH = 500;
@@ -85,74 +84,38 @@ export interface Stored {
 }
 
 export class CaseStore {
-  private readonly insertCase;
-  private readonly insertEvent;
-  private readonly updateCase;
-  private readonly lastSeq;
-  private readonly stepReached;
-  private readonly stepTried;
-  private readonly stepMovedOn;
-  private readonly markResolved;
-  private readonly questionAsked;
-  private readonly questionAnswered;
-  private readonly rediagnose;
-  private readonly nthOldest;
-  private readonly bySource;
-  private readonly openInThread;
-  private readonly outcomes: OutcomeCounters;
-  private readonly statements = new Map<string, Statement>();
+  readonly db: Sql['db'];
 
-  constructor(readonly db: Db) {
-    this.insertCase = db.prepare(
-      `INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, recognized, status, state, source, thread)
-       VALUES (@id, @platform, @server, @channel, @userId, @createdAt, @createdAt, @category, @entry, @kbVersion, @facts, @paste, @fingerprint, @recognized, 'open', '{}', @source, @thread)`,
-    );
-    this.insertEvent = db.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
-    this.updateCase = db.prepare(
-      'UPDATE cases SET updated_at = @at, status = @status, resolving_step = @resolvingStep, resolution = @resolution, state = @state, steps_offered = steps_offered + @offered WHERE id = @id',
-    );
-    this.lastSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM events WHERE case_id = ?').pluck();
-    // The aggregates stats read (migration 004), kept in step with the events in the same transaction.
-    this.stepReached = db.prepare('INSERT OR IGNORE INTO case_steps (case_id, step, created_at) SELECT id, ?, created_at FROM cases WHERE id = ?');
-    this.stepTried = db.prepare('UPDATE case_steps SET tried = 1 WHERE case_id = ? AND step = ?');
-    this.stepMovedOn = db.prepare('UPDATE case_steps SET moved_on = 1 WHERE case_id = ? AND step = ?');
-    this.markResolved = db.prepare('UPDATE cases SET resolved_at = ? WHERE id = ?');
-    // Questions put before the first step and their answers (migration 005).
-    this.questionAsked = db.prepare('INSERT OR IGNORE INTO case_questions (case_id, question, created_at) SELECT id, ?, created_at FROM cases WHERE id = ?');
-    this.questionAnswered = db.prepare('UPDATE case_questions SET choice = ?, typed = ? WHERE case_id = ? AND question = ?');
-    this.rediagnose = db.prepare('UPDATE cases SET category = @category, entry = @entry, facts = @facts WHERE id = @id');
-    this.nthOldest = db.prepare(`SELECT created_at FROM cases WHERE created_at < ? ORDER BY created_at LIMIT 1 OFFSET ${EXPIRE_BATCH - 1}`).pluck();
-    this.bySource = db.prepare('SELECT id FROM cases WHERE platform = ? AND source = ?').pluck();
-    this.openInThread = db.prepare("SELECT id FROM cases WHERE platform = ? AND thread = ? AND status = 'open'").pluck();
-    // What each step did, per entry and setup and per day (migration 008), for learning and stats.
-    this.outcomes = new OutcomeCounters(db);
+  constructor(readonly sql: Sql) {
+    this.db = sql.db;
   }
 
   /**
    * Creates a case with its first records, atomically, unless its source already opened one or its
-   * thread holds an open one: decided under the write lock, so two processes, or two deliveries
-   * of one message, can never both create (the unique indexes of migration 007 stand behind it).
+   * thread holds an open one: the unique keys of migration 007 decide, inside the transaction, so
+   * two processes or machines, or two deliveries of one message, can never both create.
    */
-  create(c: NewCase, records: Record[], state: CaseState): Created {
-    return this.db
-      .transaction((): Created => {
-        const bySource = c.source === undefined ? undefined : (this.bySource.get(c.platform, c.source) as string | undefined);
-        if (bySource) return { existing: bySource, by: 'source' };
-        const inThread = c.thread === undefined ? undefined : (this.openInThread.get(c.platform, c.thread) as string | undefined);
-        if (inThread) return { existing: inThread, by: 'thread' };
-        this.insertCase.run({
-          ...c,
-          server: c.server ?? null,
-          channel: c.channel ?? null,
-          facts: JSON.stringify(c.facts),
-          recognized: c.recognized ? 1 : 0,
-          source: c.source ?? null,
-          thread: c.thread ?? null,
-        });
-        this.write(c.id, records, state);
-        return { created: true };
-      })
-      .immediate();
+  async create(c: NewCase, records: Record[], state: CaseState): Promise<Created> {
+    const created = await this.sql.transaction(async (tx) => {
+      // ON CONFLICT DO NOTHING: a case that loses to another waits for the other's transaction, then inserts nothing.
+      const inserted = await run(
+        tx,
+        sql`INSERT INTO cases (id, platform, server, channel, user_id, created_at, updated_at, category, entry, kb_version, facts, paste, fingerprint, recognized, status, state, source, thread)
+          VALUES (${c.id}, ${c.platform}, ${c.server ?? null}, ${c.channel ?? null}, ${c.userId}, ${c.createdAt}, ${c.createdAt}, ${c.category}, ${c.entry}, ${c.kbVersion},
+            ${JSON.stringify(c.facts)}, ${c.paste}, ${c.fingerprint}, ${c.recognized ? 1 : 0}, 'open', '{}', ${c.source ?? null}, ${c.thread ?? null})
+          ON CONFLICT DO NOTHING`,
+      );
+      if (!inserted) return false;
+      await this.write(tx, c.id, records, state);
+      return true;
+    });
+    if (created) return { created: true };
+    const bySource = c.source === undefined ? undefined : await this.fromSource(c.platform, c.source);
+    if (bySource) return { existing: bySource, by: 'source' };
+    const inThread = c.thread === undefined ? undefined : await this.caseInThread(c.platform, c.thread);
+    if (inThread) return { existing: inThread, by: 'thread' };
+    // Neither key held it back: its id was taken (ids are random), or the one that won is gone again (discarded, forgotten).
+    throw new Error(`case ${c.id} could not be created: its id is taken or another case held its source or thread a moment`);
   }
 
   /**
@@ -163,155 +126,150 @@ export class CaseStore {
    * no check. An answer to the question before the first step completes the case's first
    * diagnosis, so its facts and entry come along.
    */
-  append(caseId: string, records: Record[], state: CaseState, o: { seq?: number; diagnosis?: Rediagnosis } = {}): boolean {
+  async append(caseId: string, records: Record[], state: CaseState, o: { seq?: number; diagnosis?: Rediagnosis } = {}): Promise<boolean> {
     if (!records.length) return true;
-    return this.db
-      .transaction(() => {
-        if (o.seq !== undefined && this.lastSeq.get(caseId) !== o.seq) return false;
-        this.write(caseId, records, state);
-        if (o.diagnosis) this.rediagnose.run({ id: caseId, category: o.diagnosis.category, entry: o.diagnosis.entry, facts: JSON.stringify(o.diagnosis.facts) });
-        return true;
-      })
-      .immediate();
-  }
-
-  private write(caseId: string, records: Record[], state: CaseState): void {
-    let seq = this.lastSeq.get(caseId) as number;
-    for (const r of records) {
-      const step = 'step' in r ? r.step : 'credited' in r ? r.credited : null;
-      this.insertEvent.run(caseId, ++seq, r.at, r.type, step, JSON.stringify(r));
-      if (r.type === 'offered') this.stepReached.run(r.step, caseId);
-      else if (r.type === 'answered' && r.answer !== 'skipped' && r.reason !== 'could_not_apply') this.stepTried.run(caseId, r.step);
-      else if (r.type === 'plan_switched') this.stepMovedOn.run(caseId, r.credited);
-      else if (r.type === 'resolved') this.markResolved.run(r.at, caseId);
-      else if (r.type === 'asked') this.questionAsked.run(r.question, caseId);
-      else if (r.type === 'clarified') this.questionAnswered.run(r.choice, r.typed ? 1 : 0, caseId, r.question);
-    }
-    this.outcomes.add(caseId, outcomesOf(records, state));
-    this.updateCase.run({
-      id: caseId,
-      at: records.at(-1)!.at,
-      status: state.status,
-      resolvingStep: state.resolvingStep ?? null,
-      resolution: state.resolution ?? null,
-      state: JSON.stringify(state),
-      offered: records.filter((r) => r.type === 'offered').length,
+    return this.sql.transaction(async (tx) => {
+      const held = await first(tx, sql`SELECT id FROM cases WHERE id = ${caseId}${this.sql.dialect.forUpdate}`);
+      if (!held) return false;
+      if (o.seq !== undefined && (await lastSeq(tx, caseId)) !== o.seq) return false;
+      await this.write(tx, caseId, records, state);
+      if (o.diagnosis) {
+        await sql`UPDATE cases SET category = ${o.diagnosis.category}, entry = ${o.diagnosis.entry}, facts = ${JSON.stringify(o.diagnosis.facts)} WHERE id = ${caseId}`.execute(tx);
+      }
+      return true;
     });
   }
 
-  /** A statement prepared once per connection: the bots read a case several times per message. */
-  private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    return statement;
+  private async write(tx: Executor, caseId: string, records: Record[], state: CaseState): Promise<void> {
+    let seq = await lastSeq(tx, caseId);
+    for (const r of records) {
+      const step = 'step' in r ? r.step : 'credited' in r ? r.credited : null;
+      await sql`INSERT INTO events (case_id, seq, at, type, step, data) VALUES (${caseId}, ${++seq}, ${r.at}, ${r.type}, ${step}, ${JSON.stringify(r)})`.execute(tx);
+      // The aggregates stats read (migrations 004, 005), kept in step with the events.
+      if (r.type === 'offered') await sql`INSERT INTO case_steps (case_id, step, created_at) SELECT id, ${r.step}, created_at FROM cases WHERE id = ${caseId} ON CONFLICT DO NOTHING`.execute(tx);
+      else if (r.type === 'answered' && r.answer !== 'skipped' && r.reason !== 'could_not_apply') await sql`UPDATE case_steps SET tried = 1 WHERE case_id = ${caseId} AND step = ${r.step}`.execute(tx);
+      else if (r.type === 'plan_switched') await sql`UPDATE case_steps SET moved_on = 1 WHERE case_id = ${caseId} AND step = ${r.credited}`.execute(tx);
+      else if (r.type === 'resolved') await sql`UPDATE cases SET resolved_at = ${r.at} WHERE id = ${caseId}`.execute(tx);
+      else if (r.type === 'asked') await sql`INSERT INTO case_questions (case_id, question, created_at) SELECT id, ${r.question}, created_at FROM cases WHERE id = ${caseId} ON CONFLICT DO NOTHING`.execute(tx);
+      else if (r.type === 'clarified') await sql`UPDATE case_questions SET choice = ${r.choice}, typed = ${r.typed ? 1 : 0} WHERE case_id = ${caseId} AND question = ${r.question}`.execute(tx);
+    }
+    await addOutcomes(tx, caseId, outcomesOf(records, state));
+    await sql`UPDATE cases SET updated_at = ${records.at(-1)!.at}, status = ${state.status}, resolving_step = ${state.resolvingStep ?? null}, resolution = ${state.resolution ?? null},
+      state = ${JSON.stringify(state)}, steps_offered = steps_offered + ${records.filter((r) => r.type === 'offered').length} WHERE id = ${caseId}`.execute(tx);
   }
 
-  get(caseId: string): Stored | undefined {
-    const row = this.sql('SELECT * FROM cases WHERE id = ?').get(caseId) as CaseRow | undefined;
-    return row && { row, state: JSON.parse(row.state) as CaseState, seq: this.lastSeq.get(caseId) as number };
+  async get(caseId: string): Promise<Stored | undefined> {
+    const found = await first<CaseRow & { last_seq: number }>(this.db, sql`SELECT *, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE case_id = cases.id) AS last_seq FROM cases WHERE id = ${caseId}`);
+    if (!found) return undefined;
+    const { last_seq: seq, ...row } = found;
+    return { row, state: JSON.parse(row.state) as CaseState, seq };
   }
 
   /** The case a source opened, if any. */
-  fromSource(platform: string, source: string): string | undefined {
-    return this.bySource.get(platform, source) as string | undefined;
+  fromSource(platform: string, source: string): Promise<string | undefined> {
+    return value<string>(this.db, sql`SELECT id FROM cases WHERE platform = ${platform} AND source = ${source}`);
   }
 
-  records(caseId: string): Record[] {
-    return (this.sql('SELECT data FROM events WHERE case_id = ? ORDER BY seq').pluck().all(caseId) as string[]).map((d) => JSON.parse(d) as Record);
+  async records(caseId: string): Promise<Record[]> {
+    return (await all<{ data: string }>(this.db, sql`SELECT data FROM events WHERE case_id = ${caseId} ORDER BY seq`)).map((r) => JSON.parse(r.data) as Record);
   }
 
   /** The owner's most recently active open case on a platform (and channel, when given). */
-  lastOpen(platform: string, userId: string, channel?: string): string | undefined {
-    const sql = `SELECT id FROM cases WHERE platform = ? AND user_id = ? AND status = 'open'${channel ? ' AND channel = ?' : ''} ORDER BY updated_at DESC, rowid DESC LIMIT 1`;
-    const args = channel ? [platform, userId, channel] : [platform, userId];
-    return this.sql(sql).pluck().get(...args) as string | undefined;
+  lastOpen(platform: string, userId: string, channel?: string): Promise<string | undefined> {
+    const inChannel = channel ? sql` AND channel = ${channel}` : sql``;
+    return value<string>(this.db, sql`SELECT id FROM cases WHERE platform = ${platform} AND user_id = ${userId} AND status = 'open'${inChannel} ORDER BY updated_at DESC, rowid DESC LIMIT 1`);
   }
 
   /** Open cases with no activity since `before`. */
-  idleOpen(before: number): string[] {
-    return this.sql("SELECT id FROM cases WHERE status = 'open' AND updated_at < ?").pluck().all(before) as string[];
+  async idleOpen(before: number): Promise<string[]> {
+    return (await all<{ id: string }>(this.db, sql`SELECT id FROM cases WHERE status = 'open' AND updated_at < ${before}`)).map((r) => r.id);
   }
 
   /**
    * Remembers the chat thread a case runs in, unless another open case runs there already (then
-   * false, and the case keeps running where it was).
+   * false, and the case keeps running where it was). One statement, which the unique key of
+   * migration 007 stands behind when another process takes the thread at the same moment.
    */
-  setThread(caseId: string, thread: string): boolean {
-    return this.db
-      .transaction(() => {
-        const row = this.sql('SELECT platform FROM cases WHERE id = ?').get(caseId) as { platform: string } | undefined;
-        const other = row && (this.openInThread.get(row.platform, thread) as string | undefined);
-        if (!row || (other && other !== caseId)) return false;
-        this.sql('UPDATE cases SET thread = ? WHERE id = ?').run(thread, caseId);
-        return true;
-      })
-      .immediate();
+  async setThread(caseId: string, thread: string): Promise<boolean> {
+    try {
+      const changed = await run(
+        this.db,
+        sql`UPDATE cases SET thread = ${thread} WHERE id = ${caseId}
+          AND NOT EXISTS (SELECT 1 FROM cases o WHERE o.platform = cases.platform AND o.thread = ${thread} AND o.status = 'open' AND o.id <> cases.id)`,
+      );
+      return changed === 1;
+    } catch (e) {
+      if (this.sql.dialect.isUniqueViolation(e)) return false;
+      throw e;
+    }
   }
 
   /** The open case that runs in a chat thread, if any (there is at most one). */
-  caseInThread(platform: string, thread: string): string | undefined {
-    return this.openInThread.get(platform, thread) as string | undefined;
+  caseInThread(platform: string, thread: string): Promise<string | undefined> {
+    return value<string>(this.db, sql`SELECT id FROM cases WHERE platform = ${platform} AND thread = ${thread} AND status = 'open'`);
   }
 
   /** Records which message carries the case's live buttons; returns the one that did before. */
-  swapButtons(caseId: string, ref: string | null): string | undefined {
-    return this.db
-      .transaction(() => {
-        const before = this.sql('SELECT buttons FROM cases WHERE id = ?').pluck().get(caseId) as string | null | undefined;
-        this.sql('UPDATE cases SET buttons = ? WHERE id = ?').run(ref, caseId);
-        return before ?? undefined;
-      })
-      .immediate();
+  swapButtons(caseId: string, ref: string | null): Promise<string | undefined> {
+    return this.sql.transaction(async (tx) => {
+      const before = await value<string | null>(tx, sql`SELECT buttons FROM cases WHERE id = ${caseId}${this.sql.dialect.forUpdate}`);
+      await sql`UPDATE cases SET buttons = ${ref} WHERE id = ${caseId}`.execute(tx);
+      return before ?? undefined;
+    });
   }
 
   /** Forgets which message carries the case's live buttons, if it is still `ref` (they went another way). */
-  dropButtons(caseId: string, ref: string): void {
-    this.sql('UPDATE cases SET buttons = NULL WHERE id = ? AND buttons = ?').run(caseId, ref);
+  async dropButtons(caseId: string, ref: string): Promise<void> {
+    await sql`UPDATE cases SET buttons = NULL WHERE id = ${caseId} AND buttons = ${ref}`.execute(this.db);
   }
 
   /**
    * Deletes a case that never reached anyone (its first post failed where the bot cannot post):
    * not an outcome, so not archived for stats either.
    */
-  discard(caseId: string): void {
-    this.sql('DELETE FROM cases WHERE id = ?').run(caseId);
+  async discard(caseId: string): Promise<void> {
+    await sql`DELETE FROM cases WHERE id = ${caseId}`.execute(this.db);
   }
 
-  saveDraft(d: NewDraft): void {
-    this.sql('INSERT INTO drafts (id, platform, server, user_id, created_at, paste) VALUES (?, ?, ?, ?, ?, ?)').run(d.id, d.platform, d.server ?? null, d.userId, d.createdAt, d.paste);
+  async saveDraft(d: NewDraft): Promise<void> {
+    await sql`INSERT INTO drafts (id, platform, server, user_id, created_at, paste) VALUES (${d.id}, ${d.platform}, ${d.server ?? null}, ${d.userId}, ${d.createdAt}, ${d.paste})`.execute(this.db);
   }
 
   /** A draft's paste, taken (deleted) so that it opens one case at most; only its author's. */
-  takeDraft(id: string, platform: string, userId: string): string | undefined {
-    return this.sql('DELETE FROM drafts WHERE id = ? AND platform = ? AND user_id = ? RETURNING paste').pluck().get(id, platform, userId) as string | undefined;
+  takeDraft(id: string, platform: string, userId: string): Promise<string | undefined> {
+    return value<string>(this.db, sql`DELETE FROM drafts WHERE id = ${id} AND platform = ${platform} AND user_id = ${userId} RETURNING paste`);
   }
 
   /** True the first time a platform delivery (a Slack event id) is seen, false for a redelivery. */
-  firstDelivery(platform: string, id: string, at: number): boolean {
-    return this.sql('INSERT OR IGNORE INTO deliveries (platform, id, at) VALUES (?, ?, ?)').run(platform, id, at).changes === 1;
+  async firstDelivery(platform: string, id: string, at: number): Promise<boolean> {
+    return (await run(this.db, sql`INSERT INTO deliveries (platform, id, at) VALUES (${platform}, ${id}, ${at}) ON CONFLICT DO NOTHING`)) === 1;
+  }
+
+  /** True the first time a place's digest for a week is claimed: two processes or a restart never post it twice. */
+  async claimDigest(platform: string, server: string, week: number, at: number): Promise<boolean> {
+    return (await run(this.db, sql`INSERT INTO digests (platform, server, week, sent_at) VALUES (${platform}, ${server}, ${week}, ${at}) ON CONFLICT DO NOTHING`)) === 1;
   }
 
   /** How many cases a user has on a platform (what forget would delete). */
-  countOf(userId: string, platform: string): number {
-    return this.sql('SELECT COUNT(*) FROM cases WHERE user_id = ? AND platform = ?').pluck().get(userId, platform) as number;
+  async countOf(userId: string, platform: string): Promise<number> {
+    return (await value<number>(this.db, sql`SELECT COUNT(*) AS n FROM cases WHERE user_id = ${userId} AND platform = ${platform}`)) ?? 0;
   }
 
   /**
    * Deletes one user's cases and, by cascade, their events, leaving nothing of them in the file
    * (see `wipe`); stats keep counting them, anonymously. Returns how many cases went.
    */
-  forgetUser(userId: string, platform?: string): number {
-    const n = this.deleteUser(userId, platform);
+  async forgetUser(userId: string, platform?: string): Promise<number> {
+    const n = await this.deleteUser(userId, platform);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
-    this.wipe();
+    await this.wipe();
     return n;
   }
 
   /** forgetUser without the wipe, for a caller that rewrites the file elsewhere (off its event loop). */
-  deleteUser(userId: string, platform?: string): number {
-    const where = `user_id = ?${platform ? ' AND platform = ?' : ''}`;
-    const params = platform ? [userId, platform] : [userId];
-    return this.delete(where, params, `DELETE FROM drafts WHERE ${where}`);
+  deleteUser(userId: string, platform?: string): Promise<number> {
+    const where = platform ? sql`user_id = ${userId} AND platform = ${platform}` : sql`user_id = ${userId}`;
+    return this.delete(where, sql`DELETE FROM drafts WHERE ${where}`);
   }
 
   /**
@@ -319,57 +277,64 @@ export class CaseStore {
    * Whole days go at once, so the file is rewritten at most once a day however often this runs,
    * and the archive holds complete days. Returns how many cases went.
    */
-  expire(days: number, now = Date.now()): number {
-    const { cases, wipe } = this.deleteExpired(days, now);
-    if (wipe) this.wipe();
+  async expire(days: number, now = Date.now()): Promise<number> {
+    const { cases, wipe } = await this.deleteExpired(days, now);
+    if (wipe) await this.wipe();
     return cases;
   }
 
   /** expire without the wipe, for a caller that rewrites the file elsewhere: how many cases went, and whether anything did. */
-  deleteExpired(days: number, now = Date.now()): { cases: number; wipe: boolean } {
+  async deleteExpired(days: number, now = Date.now()): Promise<{ cases: number; wipe: boolean }> {
     const before = (dayOf(now) - days) * DAY_MS;
     let n = 0;
     for (;;) {
-      const last = this.nthOldest.get(before) as number | undefined;
-      n += this.delete('created_at < ?', [last === undefined ? before : last + 1]);
+      // Cases deleted per transaction, so other writers wait for the lock a moment, not minutes.
+      const last = await value<number>(this.db, sql`SELECT created_at FROM cases WHERE created_at < ${before} ORDER BY created_at LIMIT 1 OFFSET ${EXPIRE_BATCH - 1}`);
+      n += await this.delete(sql`created_at < ${last === undefined ? before : last + 1}`);
       if (last === undefined) break;
     }
-    const drafts = this.sql('DELETE FROM drafts WHERE created_at < ?').run(before).changes;
+    const drafts = await run(this.db, sql`DELETE FROM drafts WHERE created_at < ${before}`);
     return { cases: n, wipe: n > 0 || drafts > 0 };
   }
 
   /** Housekeeping of what only guards against doubles: drafts nobody took and delivery ids, after `maxAgeMs`. */
-  prune(now: number, maxAgeMs: number): void {
-    this.sql('DELETE FROM drafts WHERE created_at < ?').run(now - maxAgeMs);
-    this.sql('DELETE FROM deliveries WHERE at < ?').run(now - maxAgeMs);
+  async prune(now: number, maxAgeMs: number): Promise<void> {
+    await sql`DELETE FROM drafts WHERE created_at < ${now - maxAgeMs}`.execute(this.db);
+    await sql`DELETE FROM deliveries WHERE at < ${now - maxAgeMs}`.execute(this.db);
   }
 
-  /** Deletes the cases `where` selects (and whatever else `also` deletes with the same parameters), their counts added to the stats archive first. */
-  private delete(where: string, params: unknown[], also?: string): number {
-    return this.db
-      .transaction(() => {
-        archiveCases(this.db, where, params);
-        if (also) this.sql(also).run(...params);
-        return this.sql(`DELETE FROM cases WHERE ${where}`).run(...params).changes;
-      })
-      .immediate();
+  /** Deletes the cases `where` selects (and whatever `also` deletes), their counts added to the stats archive first. */
+  private delete(where: RawBuilder<unknown>, also?: RawBuilder<unknown>): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      await archiveCases(tx, where);
+      if (also) await also.execute(tx);
+      return run(tx, sql`DELETE FROM cases WHERE ${where}`);
+    });
   }
 
   /** See the function below. */
-  wipe(): void {
-    wipe(this.db);
+  wipe(): Promise<void> {
+    return wipe(this.sql);
   }
 }
 
+const lastSeq = async (q: Executor, caseId: string) => (await value<number>(q, sql`SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE case_id = ${caseId}`)) ?? 0;
+
 /**
- * Leaves no copy of deleted rows in the file. secure_delete (set at open) zeroes the rows, but
- * SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites every page
- * from the live rows, and the TRUNCATE checkpoint moves the result out of the write-ahead log
- * and empties it (waiting, within the busy timeout, for readers on older snapshots; one that
- * reads past that leaves the log to the next checkpoint). The time taken grows with the file,
- * and other connections' writes wait meanwhile.
+ * Leaves no copy of deleted rows in the database. SQLite: secure_delete (set at open) zeroes the
+ * rows, but SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites
+ * every page from the live rows, and the TRUNCATE checkpoint moves the result out of the
+ * write-ahead log and empties it (waiting, within the busy timeout, for readers on older
+ * snapshots; one that reads past that leaves the log to the next checkpoint). The time taken
+ * grows with the file, and other connections' writes wait meanwhile. PostgreSQL: VACUUM marks the
+ * dead rows' space free for reuse, without rewriting the tables or blocking writers; their bytes
+ * stay on the server's disk until overwritten (VACUUM FULL would rewrite, but locks every table).
  */
-export function wipe(db: Db): void {
-  db.exec('VACUUM');
-  db.pragma('wal_checkpoint(TRUNCATE)');
+export async function wipe(store: Sql): Promise<void> {
+  if (store.dialect.name === 'sqlite') {
+    await sql`VACUUM`.execute(store.db);
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(store.db);
+  } else {
+    for (const table of ['cases', 'events', 'case_steps', 'case_questions', 'drafts']) await sql`VACUUM ${sql.table(table)}`.execute(store.db);
+  }
 }

@@ -3,7 +3,8 @@
 import { QUESTIONS, type Choice, type Question } from '../conversation/questions.ts';
 import type { LearnedOrder } from '../learn/index.ts';
 import { DAY_MS, dayOf, FIX_MEASURES } from './archive.ts';
-import type { Db } from './db.ts';
+import { sql } from 'kysely';
+import { all, value, type Sql } from './sql.ts';
 
 export interface EntryStats {
   entry: string;
@@ -82,7 +83,7 @@ export interface Stats {
 }
 
 /** Weeks start on Monday: day 0 (1970-01-01) was a Thursday, so week w starts on day 7w - 3. */
-const WEEK_OF_DAY = (day: string) => `((${day}) + 3) / 7`;
+const WEEK_OF_DAY = (day: string) => sql.raw(`((${day}) + 3) / 7`);
 const weekStart = (week: number) => new Date((week * 7 - 3) * DAY_MS).toISOString().slice(0, 10);
 
 /** Parses "30d", "12h", "90m" into milliseconds. */
@@ -99,19 +100,23 @@ export interface Scope {
 }
 
 /**
- * The conditions a scope adds, as SQL on the cases table, on tables keyed by case_id, and on the
- * archive's counters, with their parameters. Unscoped stats keep the covering index of migration
- * 004; scoped ones leave the choice to SQLite (migration 007's index leads with platform, server).
+ * The conditions a scope adds, on the cases table, on tables keyed by case_id, and on the
+ * archive's counters. Unscoped stats keep the covering index of migration 004 (SQLite is told;
+ * PostgreSQL's planner chooses alone); scoped ones leave the choice to the database (migration
+ * 007's index leads with platform, server).
  */
-function scoped(scope: Scope) {
+function scoped(store: Sql, scope: Scope) {
   const keys = (['platform', 'server'] as const).filter((k) => scope[k] !== undefined);
-  const cond = keys.map((k) => ` AND ${k} = ?`).join('');
+  const cond = sql.join(
+    keys.map((k) => sql` AND ${sql.ref(k)} = ${scope[k]!}`),
+    sql``,
+  );
+  const none = !keys.length;
   return {
-    params: keys.map((k) => scope[k]!),
-    cases: cond,
-    from: keys.length ? 'cases' : 'cases INDEXED BY cases_stats',
-    byCase: keys.length ? ` AND case_id IN (SELECT id FROM cases WHERE 1${cond})` : '',
-    archive: cond,
+    cases: none ? sql`` : cond,
+    from: none ? sql`cases${store.dialect.indexedBy('cases_stats')}` : sql`cases`,
+    byCase: none ? sql`` : sql` AND case_id IN (SELECT id FROM cases WHERE 1 = 1${cond})`,
+    archive: none ? sql`` : cond,
   };
 }
 
@@ -130,39 +135,40 @@ function median(rows: { value: number; n: number }[]): number | null {
 }
 
 /** A confirmed-resolution measure's distribution over live cases and the archive. */
-function fixes(db: Db, measure: keyof typeof FIX_MEASURES, from: number, scope: Scope): { value: number; n: number }[] {
-  const q = scoped(scope);
-  return db
-    .prepare(
-      `SELECT ${FIX_MEASURES[measure]} AS value, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ?${q.cases} GROUP BY value
-       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ? AND day >= ?${q.archive}`,
-    )
-    .all(from, ...q.params, measure, dayOf(from), ...q.params) as { value: number; n: number }[];
+function fixes(store: Sql, measure: keyof typeof FIX_MEASURES, from: number, scope: Scope): Promise<{ value: number; n: number }[]> {
+  const q = scoped(store, scope);
+  return all(
+    store.db,
+    sql<{ value: number; n: number }>`SELECT ${sql.raw(FIX_MEASURES[measure])} AS value, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ${from}${q.cases} GROUP BY 1
+       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ${measure} AND day >= ${dayOf(from)}${q.archive}`,
+  );
 }
 
-export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; scope?: Scope } = {}): Stats {
+/** n where the case's outcome is `cond`, else 0: summed, a count per outcome (both dialects; PostgreSQL multiplies no booleans). */
+const countIf = (cond: string) => sql.raw(`SUM(CASE WHEN ${cond} THEN n ELSE 0 END)`);
+
+export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: number; scope?: Scope } = {}): Promise<Stats> {
+  const db = store.db;
   const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
   const day = dayOf(from);
   const scope = opts.scope ?? {};
-  const q = scoped(scope);
-  const p = q.params;
+  const q = scoped(store, scope);
   // Every query reads aggregates kept at write time (migration 004) through covering indexes, plus
   // the archive's counters of deleted cases (migration 006), whole days of them.
   // One pass over the cases gives both the per-entry figures and the weeks, by entry, outcome and week.
-  const counted = db
-    .prepare(
-      `WITH counted (entry, category, status, resolution, week, n) AS (
-         SELECT entry, category, status, resolution, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)}, COUNT(*) FROM ${q.from} WHERE created_at >= ?${q.cases} GROUP BY 1, 2, 3, 4, 5
-         UNION ALL SELECT entry, category, status, resolution, ${WEEK_OF_DAY('day')}, cases FROM archived_cases WHERE day >= ?${q.archive}
+  const counted = await all(
+    db,
+    sql<EntryStats & { week: number }>`WITH counted (entry, category, status, resolution, week, n) AS (
+         SELECT entry, category, status, resolution, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)}, COUNT(*) FROM ${q.from} WHERE created_at >= ${from}${q.cases} GROUP BY 1, 2, 3, 4, 5
+         UNION ALL SELECT entry, category, status, resolution, ${WEEK_OF_DAY('day')}, cases FROM archived_cases WHERE day >= ${day}${q.archive}
        )
        SELECT entry, category, week, SUM(n) AS cases,
-        SUM(n * (status = 'resolved' AND resolution = 'confirmed')) AS resolvedConfirmed,
-        SUM(n * (status = 'resolved' AND resolution = 'assumed')) AS resolvedAssumed,
-        SUM(n * (status = 'escalated')) AS escalated, SUM(n * (status = 'abandoned')) AS abandoned,
-        SUM(n * (status = 'cancelled')) AS cancelled, SUM(n * (status = 'open')) AS open
+        ${countIf("status = 'resolved' AND resolution = 'confirmed'")} AS "resolvedConfirmed",
+        ${countIf("status = 'resolved' AND resolution = 'assumed'")} AS "resolvedAssumed",
+        ${countIf("status = 'escalated'")} AS escalated, ${countIf("status = 'abandoned'")} AS abandoned,
+        ${countIf("status = 'cancelled'")} AS cancelled, ${countIf("status = 'open'")} AS open
        FROM counted GROUP BY entry, category, week`,
-    )
-    .all(from, ...p, day, ...p) as (EntryStats & { week: number })[];
+  );
   const entryRows = new Map<string, EntryStats>();
   const weekRows = new Map<number, WeekStats>();
   for (const { week, ...r } of counted) {
@@ -179,18 +185,17 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
   // All time reads the (step, tried, moved_on) index alone; a period needs the one led by created_at.
-  const archivedSteps = `UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ?${q.archive} GROUP BY step`;
-  const perStep = (
-    from > 0
-      ? db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_period WHERE created_at >= ?${q.byCase} GROUP BY step ${archivedSteps}`).all(from, ...p, day, ...p)
-      : db.prepare(`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS movedOn FROM case_steps INDEXED BY case_steps_all WHERE 1${q.byCase} GROUP BY step ${archivedSteps}`).all(...p, day, ...p)
-  ) as { step: string; reached: number; tried: number; movedOn: number }[];
-  const resolvedBy = db
-    .prepare(
-      `SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND created_at >= ?${q.cases} GROUP BY resolving_step, resolution
-       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ?${q.archive} GROUP BY resolving_step, resolution`,
-    )
-    .all(from, ...p, day, ...p) as { step: string; resolution: string; n: number }[];
+  const archivedSteps = sql`UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ${day}${q.archive} GROUP BY step`;
+  const period = from > 0 ? sql`${store.dialect.indexedBy('case_steps_period')} WHERE created_at >= ${from}` : sql`${store.dialect.indexedBy('case_steps_all')} WHERE 1 = 1`;
+  const perStep = await all(
+    db,
+    sql<{ step: string; reached: number; tried: number; movedOn: number }>`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS "movedOn" FROM case_steps${period}${q.byCase} GROUP BY step ${archivedSteps}`,
+  );
+  const resolvedBy = await all(
+    db,
+    sql<{ step: string; resolution: string; n: number }>`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND created_at >= ${from}${q.cases} GROUP BY resolving_step, resolution
+       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ${day}${q.archive} GROUP BY resolving_step, resolution`,
+  );
 
   const steps = new Map<string, StepStats>();
   const row = (step: string) => steps.get(step) ?? steps.set(step, { step, reached: 0, tried: 0, resolvedConfirmed: 0, resolvedAssumed: 0, movedOn: 0 }).get(step)!;
@@ -202,19 +207,18 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
   }
   for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
 
-  const medianSteps = median(fixes(db, 'steps', from, scope));
-  const medianTenths = median(fixes(db, 'tenths', from, scope));
+  const medianSteps = median(await fixes(store, 'steps', from, scope));
+  const medianTenths = median(await fixes(store, 'tenths', from, scope));
 
   // Per fingerprint and week, from the partial index of migration 008 and the archive's counters.
-  const byWeek = db
-    .prepare(
-      `SELECT fingerprint, week, SUM(n) AS n, MIN(entry) AS entry FROM (
-         SELECT fingerprint, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)} AS week, COUNT(*) AS n, MIN(entry) AS entry FROM cases INDEXED BY cases_unrecognized
-           WHERE recognized = 0 AND created_at >= ?${q.cases} GROUP BY 1, 2
-         UNION ALL SELECT fingerprint, ${WEEK_OF_DAY('day')}, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ? AND fingerprint <> ''${q.archive} GROUP BY 1, 2
-       ) GROUP BY fingerprint, week`,
-    )
-    .all(from, ...p, day, ...p) as { fingerprint: string; week: number; n: number; entry: string }[];
+  const byWeek = await all(
+    db,
+    sql<{ fingerprint: string; week: number; n: number; entry: string }>`SELECT fingerprint, week, SUM(n) AS n, MIN(entry) AS entry FROM (
+         SELECT fingerprint, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)} AS week, COUNT(*) AS n, MIN(entry) AS entry FROM cases${store.dialect.indexedBy('cases_unrecognized')}
+           WHERE recognized = 0 AND created_at >= ${from}${q.cases} GROUP BY 1, 2
+         UNION ALL SELECT fingerprint, ${WEEK_OF_DAY('day')}, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ${day} AND fingerprint <> ''${q.archive} GROUP BY 1, 2
+       ) weekly GROUP BY fingerprint, week`,
+  );
   const unknown = new Map<string, { fingerprint: string; cases: number; entry: string; weeks: { week: string; cases: number }[] }>();
   for (const r of byWeek.sort((a, b) => a.week - b.week)) {
     const u = unknown.get(r.fingerprint) ?? { fingerprint: r.fingerprint, cases: 0, entry: r.entry, weeks: [] };
@@ -223,12 +227,15 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
     u.weeks.push({ week: weekStart(r.week), cases: r.n });
     unknown.set(r.fingerprint, u);
   }
-  const example = db.prepare(`SELECT json_extract(facts, '$.exception.message') FROM cases WHERE fingerprint = ? AND recognized = 0${q.cases} LIMIT 1`).pluck();
-  const unrecognized = [...unknown.values()]
-    .sort((a, b) => b.cases - a.cases || a.fingerprint.localeCompare(b.fingerprint))
-    .slice(0, 10)
-    // From a case still kept, if any (the archive keeps no text), and in scope: an error message never leaves its server.
-    .map((u) => ({ ...u, example: (example.get(u.fingerprint, ...p) as string | null | undefined) ?? null }));
+  const example = (fingerprint: string) =>
+    value<string | null>(db, sql`SELECT ${store.dialect.jsonText('facts', ['exception', 'message'])} AS message FROM cases WHERE fingerprint = ${fingerprint} AND recognized = 0${q.cases} LIMIT 1`);
+  const unrecognized = await Promise.all(
+    [...unknown.values()]
+      .sort((a, b) => b.cases - a.cases || a.fingerprint.localeCompare(b.fingerprint))
+      .slice(0, 10)
+      // From a case still kept, if any (the archive keeps no text), and in scope: an error message never leaves its server.
+      .map(async (u) => ({ ...u, example: (await example(u.fingerprint)) ?? null })),
+  );
 
   return {
     since: opts.sinceMs !== undefined ? from : null,
@@ -247,21 +254,20 @@ export function computeStats(db: Db, opts: { sinceMs?: number; now?: number; sco
     medianStepsToResolution: medianSteps,
     medianMinutesToResolution: medianTenths === null ? null : Math.round(medianTenths) / 10,
     unrecognized,
-    questions: questionStats(db, from, scope),
-    funnel: funnel(db, day, scope, entries),
+    questions: await questionStats(store, from, scope),
+    funnel: await funnel(store, day, scope, entries),
     weeks: [...weekRows.entries()].sort((a, b) => a[0] - b[0]).map(([, w]) => w),
   };
 }
 
 /** Each entry's steps, from the daily counters of migration 008; entries in the order of `entries`, steps by how often they were offered. */
-function funnel(db: Db, day: number, scope: Scope, entries: EntryStats[]): Stats['funnel'] {
-  const q = scoped(scope);
-  const rows = db
-    .prepare(
-      `SELECT entry, step, SUM(offered) AS offered, SUM(tried) AS tried, SUM(fixed) AS fixed, SUM(assumed) AS assumed, SUM(moved_on) AS movedOn
-       FROM step_days WHERE day >= ?${q.archive} GROUP BY entry, step`,
-    )
-    .all(day, ...q.params) as (FunnelStep & { entry: string })[];
+async function funnel(store: Sql, day: number, scope: Scope, entries: EntryStats[]): Promise<Stats['funnel']> {
+  const q = scoped(store, scope);
+  const rows = await all(
+    store.db,
+    sql<FunnelStep & { entry: string }>`SELECT entry, step, SUM(offered) AS offered, SUM(tried) AS tried, SUM(fixed) AS fixed, SUM(assumed) AS assumed, SUM(moved_on) AS "movedOn"
+       FROM step_days WHERE day >= ${day}${q.archive} GROUP BY entry, step`,
+  );
   const byEntry = new Map<string, FunnelStep[]>();
   for (const { entry, ...r } of rows) byEntry.set(entry, [...(byEntry.get(entry) ?? []), r]);
   const rank = new Map(entries.map((e, i) => [e.entry, i]));
@@ -270,22 +276,20 @@ function funnel(db: Db, day: number, scope: Scope, entries: EntryStats[]): Stats
     .map(([entry, steps]) => ({ entry, steps: steps.sort((a, b) => b.offered - a.offered || a.step.localeCompare(b.step)) }));
 }
 
-function questionStats(db: Db, from: number, scope: Scope): Stats['questions'] {
+async function questionStats(store: Sql, from: number, scope: Scope): Promise<Stats['questions']> {
   const day = dayOf(from);
-  const q = scoped(scope);
-  const p = q.params;
-  const archived = `UNION ALL SELECT question, NULLIF(choice, ''), SUM(asked), SUM(typed) FROM archived_questions WHERE day >= ?${q.archive} GROUP BY question, choice`;
-  const rows = (
-    from > 0
-      ? db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?${q.byCase} GROUP BY question, choice ${archived}`).all(from, ...p, day, ...p)
-      : db.prepare(`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions INDEXED BY case_questions_all WHERE 1${q.byCase} GROUP BY question, choice ${archived}`).all(...p, day, ...p)
-  ) as { question: Question; choice: Choice | null; n: number; typed: number }[];
-  const casesAsked = db
-    .prepare(
-      `SELECT (SELECT COUNT(DISTINCT case_id) FROM case_questions INDEXED BY case_questions_period WHERE created_at >= ?${q.byCase}) + (SELECT COALESCE(SUM(asked), 0) FROM archived_cases WHERE day >= ?${q.archive})`,
-    )
-    .pluck()
-    .get(from, ...p, day, ...p) as number;
+  const q = scoped(store, scope);
+  const archived = sql`UNION ALL SELECT question, NULLIF(choice, ''), SUM(asked), SUM(typed) FROM archived_questions WHERE day >= ${day}${q.archive} GROUP BY question, choice`;
+  const period = from > 0 ? sql`${store.dialect.indexedBy('case_questions_period')} WHERE created_at >= ${from}` : sql`${store.dialect.indexedBy('case_questions_all')} WHERE 1 = 1`;
+  const rows = await all(
+    store.db,
+    sql<{ question: Question; choice: Choice | null; n: number; typed: number }>`SELECT question, choice, COUNT(*) AS n, SUM(typed) AS typed FROM case_questions${period}${q.byCase} GROUP BY question, choice ${archived}`,
+  );
+  const casesAsked =
+    (await value<number>(
+      store.db,
+      sql`SELECT (SELECT COUNT(DISTINCT case_id) FROM case_questions${store.dialect.indexedBy('case_questions_period')} WHERE created_at >= ${from}${q.byCase}) + (SELECT COALESCE(SUM(asked), 0) FROM archived_cases WHERE day >= ${day}${q.archive}) AS n`,
+    )) ?? 0;
   const byQuestion = (Object.keys(QUESTIONS) as Question[]).map((question): QuestionStats => {
     const mine = rows.filter((r) => r.question === question);
     const count = (choice: Choice | null) => mine.filter((r) => r.choice === choice).reduce((n, r) => n + r.n, 0);

@@ -122,7 +122,7 @@ export class Handlers {
       await this.engine.turn('ack');
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
-      else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload(this.engine.forgetPrompt(this.origin(i))[0]!)));
+      else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload((await this.engine.forgetPrompt(this.origin(i)))[0]!)));
       else if (i.isMessageContextMenuCommand() && i.commandName === COMMAND.contextMenu) await this.onContextMenu(i);
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
       else if (i.isButton() && i.customId.startsWith(OFFER_PREFIX)) await this.onOffer(i);
@@ -139,7 +139,7 @@ export class Handlers {
   private async reportFailure(i: Interaction): Promise<void> {
     if (!i.isRepliable()) return;
     const caseId = i.isButton() ? parseButtonId(i.customId)?.caseId : undefined;
-    const lang = (caseId && this.engine.state(caseId)?.lang) || langFor(i.locale, '');
+    const lang = (caseId && (await this.engine.state(caseId))?.lang) || langFor(i.locale, '');
     const p = toPayload({ blocks: [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
     // A deferred reply shows "thinking…" until it is edited; a component's deferral has no reply of its own.
     await (!i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p)));
@@ -229,7 +229,7 @@ export class Handlers {
   }
 
   private async onPress(i: ButtonInteraction): Promise<void> {
-    const out = this.engine.press(i.customId, this.origin(i));
+    const out = await this.engine.press(i.customId, this.origin(i));
     const visible = out.filter((m) => !m.ephemeral);
     const notes = out.filter((m) => m.ephemeral);
     if (!visible.length) {
@@ -282,7 +282,7 @@ export class Handlers {
     if (parent?.type === ChannelType.GuildForum && head) {
       const post = await parent.threads.create({ name: threadName(head, 'ComfyOOM'), message: this.payload(head) });
       const rest = messages.filter((m) => m !== head && !m.ephemeral);
-      this.engine.setThread(head.caseId!, post.id);
+      await this.engine.setThread(head.caseId!, post.id);
       for (const m of rest) await this.safely(`posting in forum post ${post.id}`, async () => this.posted(m, await post.send(this.payload(m))));
       await i.editReply(textPayload(`<#${post.id}>`));
       return;
@@ -451,14 +451,14 @@ export class Handlers {
       try {
         const [next, ...later] = rest;
         if (next) await this.posted(next, await thread.send(this.payload(next)));
-        this.engine.setThread(caseId, thread.id);
+        await this.engine.setThread(caseId, thread.id);
         for (const m of later) await this.safely(`posting in thread ${thread.id}`, async () => this.posted(m, await thread.send(this.payload(m))));
         return;
       } catch (e) {
         this.log(`cannot post in thread ${thread.id}; case ${caseId} continues in the channel`, e);
       }
     }
-    const lang = this.engine.state(caseId)?.lang ?? 'en';
+    const lang = (await this.engine.state(caseId))?.lang ?? 'en';
     await this.safely('posting the no-thread note', () => s.inChannel(textPayload(say(D.noThread, lang))));
     await inChannel('posting in the channel');
   }
@@ -481,7 +481,7 @@ export class Handlers {
    */
   private async posted(m: Message, sent: { id: string; channelId: string } | undefined): Promise<void> {
     if (!m.caseId || !sent?.id || !m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {})))) return;
-    const before = this.engine.swapButtons(m.caseId, ref(sent.channelId, sent.id));
+    const before = await this.engine.swapButtons(m.caseId, ref(sent.channelId, sent.id));
     if (!before || before === ref(sent.channelId, sent.id)) return;
     const [channelId = '', messageId = ''] = before.split('/');
     await this.safely(`taking the old buttons of case ${m.caseId} off`, async () => {
@@ -496,8 +496,8 @@ export class Handlers {
    */
   private async closeLoop(messages: Message[]): Promise<void> {
     const caseId = messages.find((m) => m.caseId)?.caseId;
-    if (!caseId || this.engine.state(caseId)?.status !== 'resolved') return;
-    const threadId = this.engine.place(caseId)?.thread;
+    if (!caseId || (await this.engine.state(caseId))?.status !== 'resolved') return;
+    const threadId = (await this.engine.place(caseId))?.thread;
     const thread = threadId ? await this.client.channels.fetch(threadId).catch(this.giveUp(`cannot open thread ${threadId}`)) : null;
     if (!thread?.isThread() || thread.archived) return;
     const forum = thread.parent?.type === ChannelType.GuildForum ? thread.parent : undefined;

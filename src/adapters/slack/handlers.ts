@@ -94,8 +94,8 @@ export class SlackHandlers {
    * The engine remembers the ids (in SQLite, so a restart does not forget them); only events
    * that would do something are recorded, not every message in every channel.
    */
-  private firstTime(eventId: string | undefined): boolean {
-    return !eventId || this.o.engine.firstDelivery('slack', eventId);
+  private async firstTime(eventId: string | undefined): Promise<boolean> {
+    return !eventId || (await this.o.engine.firstDelivery('slack', eventId));
   }
 
   register(app: App): void {
@@ -140,7 +140,7 @@ export class SlackHandlers {
       if (shortcut.type === 'message_action') await guard('message shortcut', () => this.onShortcut(shortcut, respond, context));
     });
     app.event('app_mention', async ({ event, body, context }) => {
-      if (!this.firstTime(body.event_id)) return;
+      if (!(await this.firstTime(body.event_id))) return;
       await guard('mention', () => this.onMention(event as MessageEventLike, body.team_id, context));
     });
     app.event('message', async ({ event, body, context }) => {
@@ -154,7 +154,7 @@ export class SlackHandlers {
       this.o.logger.warn(`slack: case ${row.id} has no channel to post in`);
       return;
     }
-    const lang = this.o.engine.state(row.id)?.lang ?? 'en';
+    const lang = (await this.o.engine.state(row.id))?.lang ?? 'en';
     await this.send({ channel: row.channel, ...(row.thread ? { thread: row.thread } : {}), user: row.user_id, lang }, messages);
   }
 
@@ -172,7 +172,7 @@ export class SlackHandlers {
     if (stats) return this.onStats(target, command.team_id, stats[1]!.trim());
     if (/^(help|帮助)$/i.test(text)) return this.ephemeral(target, note(S.usage[lang]));
     const origin = this.origin(command.team_id, command.channel_id, user, locale);
-    if (/^(forget|删除记录)$/i.test(text)) return this.ephemeral(target, toBlockKit(this.o.engine.forgetPrompt(origin)[0]!));
+    if (/^(forget|删除记录)$/i.test(text)) return this.ephemeral(target, toBlockKit((await this.o.engine.forgetPrompt(origin))[0]!));
     // One command opens one case: its trigger_id names it.
     const messages = await this.o.engine.receive({ ...origin, source: `cmd:${command.trigger_id}` }, { text });
     await this.send({ ...target, note: this.askedBy(user, lang) }, messages);
@@ -295,15 +295,15 @@ export class SlackHandlers {
     const user = body.user.id;
     const channel = body.channel?.id ?? (body.container['channel_id'] as string | undefined);
     if (!channel) return;
-    const messages = this.o.engine.press(action.action_id, this.origin(body.team?.id, channel, user, this.locales.get(user)?.locale));
+    const messages = await this.o.engine.press(action.action_id, this.origin(body.team?.id, channel, user, this.locales.get(user)?.locale));
     const choice = parseButtonId(action.action_id);
     const caseId = choice?.caseId;
-    const place = caseId ? this.o.engine.place(caseId) : undefined;
-    const lang = (caseId && this.o.engine.state(caseId)?.lang) || langFor(this.locales.get(user)?.locale, '');
+    const place = caseId ? await this.o.engine.place(caseId) : undefined;
+    const lang = (caseId && (await this.o.engine.state(caseId))?.lang) || langFor(this.locales.get(user)?.locale, '');
     const pressed = body.message;
     // Only an accepted answer changes the message ("Show current step" leaves it be); a refusal is for the presser's eyes only.
     if (pressed && choice && !('show' in choice) && messages.some((m) => !m.ephemeral)) {
-      if (caseId) this.o.engine.answeredButtons(caseId, ref(channel, pressed.ts));
+      if (caseId) await this.o.engine.answeredButtons(caseId, ref(channel, pressed.ts));
       try {
         await this.o.client.chat.update({ channel, ts: pressed.ts, text: pressed.text ?? '', blocks: answeredBlocks(pressed['blocks'] as unknown[] | undefined, action.text.text) });
       } catch (e) {
@@ -343,7 +343,7 @@ export class SlackHandlers {
     const locale = await this.locale(user);
     const lang = langFor(locale, own);
     const target: Target = { channel: e.channel, thread, user, lang };
-    const inCase = this.o.engine.caseIn('slack', thread);
+    const inCase = await this.o.engine.caseIn('slack', thread);
 
     // A mention that holds a log, or one in a case's thread, is about itself; the engine tells
     // the owner's new log or answer from someone else's log (their own case, elsewhere).
@@ -356,7 +356,7 @@ export class SlackHandlers {
     const ownerLocale = source.user === user ? locale : await this.locale(source.user);
     const origin = { ...this.origin(team, e.channel, source.user, ownerLocale), thread, source: `${e.channel}:${source.ts}` };
     const messages = await this.o.engine.receive(origin, { text: source.text, attachments: slackAttachments(source.files, this.o.files) });
-    await this.send({ ...target, lang: (inCase && this.o.engine.state(inCase)?.lang) || lang }, messages);
+    await this.send({ ...target, lang: (inCase && (await this.o.engine.state(inCase))?.lang) || lang }, messages);
   }
 
   /**
@@ -369,15 +369,15 @@ export class SlackHandlers {
     if (botUserId && (e.text ?? '').includes(`<@${botUserId}`)) return;
     const direct = e.channel_type === 'im';
     const inThread = !!e.thread_ts && e.thread_ts !== e.ts;
-    if (!direct && !(inThread && this.o.engine.caseIn('slack', e.thread_ts!))) return;
-    if (!this.firstTime(eventId)) return;
+    if (!direct && !(inThread && (await this.o.engine.caseIn('slack', e.thread_ts!)))) return;
+    if (!(await this.firstTime(eventId))) return;
     const thread = e.thread_ts ?? e.ts;
     const locale = await this.locale(e.user);
     const text = slackToPlain(e.text ?? '');
     const origin = { ...this.origin(team, e.channel, e.user, locale), thread, ...(direct ? { direct: true, source: `${e.channel}:${e.ts}` } : {}) };
     const messages = await this.o.engine.posted(origin, { text, attachments: slackAttachments(e.files, this.o.files) });
-    const caseId = this.o.engine.caseIn('slack', thread);
-    await this.send({ channel: e.channel, thread, user: e.user, lang: (caseId && this.o.engine.state(caseId)?.lang) || langFor(locale, text) }, messages);
+    const caseId = await this.o.engine.caseIn('slack', thread);
+    await this.send({ channel: e.channel, thread, user: e.user, lang: (caseId && (await this.o.engine.state(caseId))?.lang) || langFor(locale, text) }, messages);
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -456,14 +456,14 @@ export class SlackHandlers {
         this.o.logger.error(`slack: could not post${m.caseId ? ` for case ${m.caseId}` : ''} in ${target.channel}: ${describe(e)}`);
         const cannot = CANNOT_POST.has(errorCode(e) ?? '');
         // A case whose diagnosis could not go out where the bot cannot post reached nobody: it is not kept, nor counted.
-        if (cannot && m.opens && m.caseId) this.o.engine.discard(m.caseId);
+        if (cannot && m.opens && m.caseId) await this.o.engine.discard(m.caseId);
         if (cannot) await this.ephemeral({ ...target, thread: undefined }, note((target.channel.startsWith('D') ? S.cannotPostDm : S.cannotPost)[target.lang]), undefined);
         // The rest would arrive out of context. The case is in SQLite; "Show current step" or a mention in its thread shows the question again.
         return;
       }
       extra = [];
       thread ??= ts;
-      if (m.opens && m.caseId && thread) this.o.engine.setThread(m.caseId, thread);
+      if (m.opens && m.caseId && thread) await this.o.engine.setThread(m.caseId, thread);
       if (m.caseId && ts) await this.moveButtons(m.caseId, m, target.channel, ts);
       for (const f of m.files ?? []) await this.upload(target.channel, thread, f);
     }
@@ -494,7 +494,7 @@ export class SlackHandlers {
    */
   private async moveButtons(caseId: string, m: Message, channel: string, ts: string): Promise<void> {
     const here = ref(channel, ts);
-    const before = this.o.engine.swapButtons(caseId, m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {}))) ? here : null);
+    const before = await this.o.engine.swapButtons(caseId, m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {}))) ? here : null);
     if (!before || before === here) return;
     const [oldChannel = '', oldTs = ''] = before.split('/');
     try {

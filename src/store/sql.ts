@@ -1,0 +1,204 @@
+// The one query layer under the store: Kysely, over better-sqlite3 for the file beside the bot
+// (the default) and over pg for a PostgreSQL server several machines share. Queries are written
+// once, as Kysely's sql templates whose placeholders each dialect compiles its own way; the few
+// phrases the two dialects say differently are the `Dialect`'s. The store's SQL is read as SQL
+// (stats are GROUP BYs over covering indexes, counters are upserts): the query builder would only
+// spell the same statements in method calls.
+import Database from 'better-sqlite3';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+  type DatabaseConnection,
+  type Dialect as KyselyDialect,
+  type Driver,
+  type QueryResult,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
+import type { Pool } from 'pg';
+
+export type Executor = Kysely<any> | Transaction<any>;
+
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** SQLite's planner hint for the covering indexes stats rely on; PostgreSQL's planner is left to choose. */
+  indexedBy(index: string): RawBuilder<unknown>;
+  /** A text field of a JSON document kept in a TEXT column. */
+  jsonText(column: string, path: string[]): RawBuilder<string | null>;
+  /**
+   * Appended to a SELECT of a case's row at the start of a transaction that decides from it:
+   * PostgreSQL locks the row until the end of the transaction; SQLite's transactions hold the
+   * file's write lock from their start (BEGIN IMMEDIATE), which serializes them already.
+   */
+  readonly forUpdate: RawBuilder<unknown>;
+  isUniqueViolation(e: unknown): boolean;
+}
+
+export interface Sql {
+  readonly dialect: Dialect;
+  readonly db: Kysely<any>;
+  /** What messages name: the file, or the server (never its password). */
+  readonly name: string;
+  /** The SQLite file, rewritten after deletions (see CaseStore.wipe); undefined on PostgreSQL. */
+  readonly file?: string;
+  /** One transaction; PostgreSQL's are tried again when the server aborts one for a deadlock or a serialization failure. */
+  transaction<T>(fn: (tx: Transaction<any>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function all<T>(q: Executor, query: RawBuilder<T>): Promise<T[]> {
+  return (await query.execute(q)).rows;
+}
+
+export async function first<T>(q: Executor, query: RawBuilder<T>): Promise<T | undefined> {
+  return (await query.execute(q)).rows[0];
+}
+
+/** The first column of the first row. */
+export async function value<T>(q: Executor, query: RawBuilder<Record<string, T>>): Promise<T | undefined> {
+  const row = (await query.execute(q)).rows[0];
+  return row === undefined ? undefined : (Object.values(row)[0] as T);
+}
+
+/** Runs a statement; returns how many rows it changed. */
+export async function run(q: Executor, query: RawBuilder<unknown>): Promise<number> {
+  return Number((await query.execute(q)).numAffectedRows ?? 0n);
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  indexedBy: (index) => sql.raw(` INDEXED BY ${index}`),
+  jsonText: (column, path) => sql.raw(`json_extract(${column}, '$.${path.join('.')}')`),
+  forUpdate: sql.raw(''),
+  isUniqueViolation: (e) => (e as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE',
+};
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  indexedBy: () => sql.raw(''),
+  jsonText: (column, path) => sql.raw(`(${column}::jsonb) #>> '{${path.join(',')}}'`),
+  forUpdate: sql.raw(' FOR UPDATE'),
+  isUniqueViolation: (e) => (e as { code?: string } | null)?.code === '23505',
+};
+
+/**
+ * Turns at a file for this process's connections to it. SQLite waits for another connection's
+ * lock by blocking its thread, so a connection of this thread that waited for one whose
+ * transaction is between two awaits would stop the very event loop that transaction needs to
+ * finish: one query or transaction at a time per file in a process, whatever the connection.
+ */
+const turns = new Map<string, { tail: Promise<void> }>();
+
+/**
+ * better-sqlite3 behind Kysely: one query or transaction at a time (a transaction keeps its turn
+ * across its awaits), its statements prepared once (a case is read several times per message;
+ * preparing each time cost the bots' event loop), and transactions begun IMMEDIATE: other
+ * processes write the same file, and a transaction that reads before it writes must hold the
+ * write lock from its start, or SQLite refuses its upgrade at once with SQLITE_BUSY.
+ */
+class SqliteFileDriver implements Driver {
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly turn: { tail: Promise<void> };
+  private release = () => {};
+  private readonly connection: DatabaseConnection;
+
+  constructor(private readonly file: Database.Database) {
+    const own = { tail: Promise.resolve() };
+    if (file.memory) this.turn = own;
+    else this.turn = turns.get(file.name) ?? turns.set(file.name, own).get(file.name)!;
+    const prepared = (text: string) => {
+      let s = this.statements.get(text);
+      if (!s) this.statements.set(text, (s = file.prepare(text)));
+      return s;
+    };
+    this.connection = {
+      executeQuery: async <R>(q: CompiledQuery): Promise<QueryResult<R>> => {
+        const s = prepared(q.sql);
+        if (s.reader) return { rows: s.all(...(q.parameters as unknown[])) as R[] };
+        const { changes } = s.run(...(q.parameters as unknown[]));
+        return { rows: [], numAffectedRows: BigInt(changes) };
+      },
+      streamQuery: () => {
+        throw new Error('the store does not stream');
+      },
+    };
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const before = this.turn.tail;
+    let release!: () => void;
+    this.turn.tail = new Promise<void>((r) => (release = r));
+    await before;
+    this.release = release;
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.release();
+  }
+
+  async beginTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('BEGIN IMMEDIATE'));
+  }
+
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+
+  async destroy(): Promise<void> {
+    this.file.close();
+  }
+}
+
+/** An open better-sqlite3 database (see db.ts) as the store's query layer. */
+export function sqliteSql(file: Database.Database): Sql {
+  const dialect: KyselyDialect = {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new SqliteFileDriver(file),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  };
+  const db = new Kysely<any>({ dialect });
+  return {
+    dialect: sqliteDialect,
+    db,
+    name: file.name,
+    ...(file.memory ? {} : { file: file.name }),
+    transaction: (fn) => db.transaction().execute(fn),
+    close: () => db.destroy(),
+  };
+}
+
+/** Errors PostgreSQL asks the client to retry the transaction for. */
+const RETRY = new Set(['40P01', '40001']);
+
+/** A pg pool (see postgres.ts) as the store's query layer. */
+export function postgresSql(pool: Pool, name: string): Sql {
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: postgresDialect,
+    db,
+    name,
+    transaction: async (fn) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.transaction().execute(fn);
+        } catch (e) {
+          if (attempt >= 5 || !RETRY.has((e as { code?: string }).code ?? '')) throw e;
+        }
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
