@@ -9,6 +9,7 @@ import { Engine } from '../src/conversation/engine.ts';
 import { loadKb } from '../src/kb/load.ts';
 import { CaseStore } from '../src/store/cases.ts';
 import { openDb } from '../src/store/db.ts';
+import { sqliteSql } from '../src/store/sql.ts';
 import { fuzzInputs } from '../test/helpers/fuzz.ts';
 import { type BenchResult, fmtMs, fmtRatio, median, percentile, round, table } from './lib/measure.ts';
 
@@ -22,7 +23,7 @@ const baseline = (text: string) => text.match(/out of memory/gi)?.length ?? 0;
 export async function benchFuzz(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-bench-'));
   const db = openDb(join(dir, 'cases.db'));
-  const engine = new Engine({ kb: loadKb(process.env.COMFYOOM_KB || undefined), store: new CaseStore(db), ratePerMinute: 1e9 });
+  const engine = new Engine({ kb: loadKb(process.env.COMFYOOM_KB || undefined), store: new CaseStore(sqliteSql(db)), ratePerMinute: 1e9 });
   const times: number[] = [];
   const baseTimes: number[] = [];
   const crashes: string[] = [];

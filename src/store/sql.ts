@@ -60,8 +60,8 @@ export async function first<T>(q: Executor, query: RawBuilder<T>): Promise<T | u
 }
 
 /** The first column of the first row. */
-export async function value<T>(q: Executor, query: RawBuilder<Record<string, T>>): Promise<T | undefined> {
-  const row = (await query.execute(q)).rows[0];
+export async function value<T>(q: Executor, query: RawBuilder<unknown>): Promise<T | undefined> {
+  const row = (await query.execute(q)).rows[0] as Record<string, unknown> | undefined;
   return row === undefined ? undefined : (Object.values(row)[0] as T);
 }
 

@@ -8,6 +8,7 @@ import { housekeep } from '../../src/app/bots.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
@@ -17,7 +18,7 @@ const DAY = 86_400_000;
 describe('housekeeping', () => {
   it('abandons idle cases, then deletes those past retention, and stats still count them', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tidy-')), 'cases.db');
-    const store = new CaseStore(openDb(path));
+    const store = new CaseStore(sqliteSql(openDb(path)));
     let clock = Date.now() - 100 * DAY;
     const engine = new Engine({ kb, store, now: () => clock });
     const old = (await engine.open({ platform: 'discord', channel: 'c', user: 'a' }, sample('cf-0214').text))[0]!.caseId!;
@@ -26,14 +27,14 @@ describe('housekeeping', () => {
     clock = Date.now();
 
     await housekeep(engine, store, [], { db: path, retentionDays: 90 });
-    expect(store.get(old)).toBeUndefined();
-    expect(store.get(recent)!.row.status).toBe('abandoned');
-    expect(computeStats(store.db)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });
+    expect(await store.get(old)).toBeUndefined();
+    expect((await store.get(recent))!.row.status).toBe('abandoned');
+    expect(await computeStats(store.db)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });
   });
 
   it('logs a failure and leaves it to the next round', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tidy-')), 'cases.db');
-    const store = new CaseStore(openDb(path));
+    const store = new CaseStore(sqliteSql(openDb(path)));
     const engine = new Engine({ kb, store });
     store.db.close();
     const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

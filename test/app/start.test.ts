@@ -9,6 +9,7 @@ import { startAll } from '../../src/app/bots.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
 import { fakeOptions, memoryLogger } from '../slack/harness.ts';
@@ -16,7 +17,7 @@ import { fakeOptions, memoryLogger } from '../slack/harness.ts';
 describe('starting the bots', () => {
   it('goes on with Slack when Discord cannot start, and names what failed', async () => {
     const fake = await startFakeSlack(fakeOptions);
-    const engine = new Engine({ kb, store: new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'start-')), 'cases.db'))) });
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(join(mkdtempSync(join(tmpdir(), 'start-')), 'cases.db')))) });
     const said: string[] = [];
     const running = await startAll(
       [

@@ -30,7 +30,7 @@ describe('the idle sweep', () => {
     const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'sweep-')), 'cases.db')));
     const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
     const onDiscord = (await engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text))[0]!.caseId!;
-    store.setThread(onDiscord, 't1');
+    await store.setThread(onDiscord, 't1');
     const onSlack = (await engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
     const discord = recording('discord');
     const slack = recording('slack', true);
@@ -41,6 +41,6 @@ describe('the idle sweep', () => {
     expect(discord.posts).toHaveLength(1);
     expect(discord.posts[0]!.row).toMatchObject({ id: onDiscord, thread: 't1', status: 'abandoned' });
     expect(discord.posts[0]!.messages[0]!.blocks[0]!.text).toMatch(/closed after a long time/);
-    expect(store.get(onSlack)!.row.status).toBe('abandoned');
+    expect((await store.get(onSlack))!.row.status).toBe('abandoned');
   });
 });

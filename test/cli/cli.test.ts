@@ -10,6 +10,7 @@ import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, readMigrations } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { playCase, rng, storeCase } from '../store/simulate.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
@@ -97,11 +98,11 @@ describe('comfyoom CLI', () => {
 });
 
 /** A database with a few cases, written in this process through the store. */
-function database(name: string): string {
+async function database(name: string): string {
   const path = join(tmp, name);
-  const store = new CaseStore(openDb(path));
+  const store = new CaseStore(sqliteSql(openDb(path)));
   const r = rng(3);
-  for (let i = 0; i < 20; i++) storeCase(store, { id: `k${i}`, platform: 'discord', userId: `u${i % 4}`, createdAt: Date.now(), facts: {}, paste: sample('cf-0214').text }, playCase(r, `k${i}`, `u${i % 4}`, Date.now()));
+  for (let i = 0; i < 20; i++) await storeCase(store, { id: `k${i}`, platform: 'discord', userId: `u${i % 4}`, createdAt: Date.now(), facts: {}, paste: sample('cf-0214').text }, playCase(r, `k${i}`, `u${i % 4}`, Date.now()));
   store.db.close();
   return path;
 }
@@ -122,12 +123,12 @@ describe('comfyoom CLI on a broken database', () => {
     refused(run(['stats', '--db', tmp]), tmp, /is a folder, not a database file: give a file's path with --db or COMFYOOM_DB/);
   });
 
-  it('refuses a file that is not a database, and one with corrupted pages', () => {
+  it('refuses a file that is not a database, and one with corrupted pages', async () => {
     const random = file('random.db', randomBytes(16_384));
     refused(run(['chat', '--db', random], ''), random, /is not a ComfyOOM database \(it is not an SQLite file at all\)/);
     refused(run(['stats', '--db', random]), random, /is not a ComfyOOM database/);
 
-    const damaged = database('damaged.db');
+    const damaged = await database('damaged.db');
     const db = openDb(damaged);
     const pages = db.prepare("SELECT pageno FROM dbstat WHERE name NOT IN ('sqlite_schema', 'schema_migrations')").pluck().all() as number[];
     const size = db.pragma('page_size', { simple: true }) as number;
@@ -138,16 +139,16 @@ describe('comfyoom CLI on a broken database', () => {
     refused(run(['stats', '--db', damaged]), damaged, /is damaged \(corrupted pages\): restore it from a backup/);
   });
 
-  it.skipIf(process.platform === 'win32')('says the disk is full when a write cannot be made', () => {
-    const path = database('full.db');
+  it.skipIf(process.platform === 'win32')('says the disk is full when a write cannot be made', async () => {
+    const path = await database('full.db');
     const big = `${onNvidia(sample('cf-0214').text)}\n`.repeat(40);
     // A file-size limit makes every write past 48 KB fail, as a full disk does: the new case cannot be stored.
     const r = spawnSync('sh', ['-c', `ulimit -f 96 && exec "${process.execPath}" "${bin}" chat --db "${path}"`], { input: `${big}\n`, encoding: 'utf8', timeout: 60_000 });
     refused(r, path, /the disk may be full or failing; free some space or check the disk/);
   });
 
-  it('refuses a database made by a newer ComfyOOM, by name', () => {
-    const path = database('newer.db');
+  it('refuses a database made by a newer ComfyOOM, by name', async () => {
+    const path = await database('newer.db');
     const db = openDb(path);
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '999_future.sql', 0)").run();
     db.close();
@@ -157,14 +158,14 @@ describe('comfyoom CLI on a broken database', () => {
     }
   });
 
-  it.skipIf(process.platform === 'win32')('reads a read-only database for stats and diagnose, and says why it cannot write it', () => {
+  it.skipIf(process.platform === 'win32')('reads a read-only database for stats and diagnose, and says why it cannot write it', async () => {
     // Root writes anyway, so the commands run as nobody there.
     const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const runAs = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [bin, ...args], { input: '', encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000, ...as });
     const dir = mkdtempSync(join(tmpdir(), 'ro-'));
     chmodSync(dir, 0o777);
     const path = join(dir, 'cases.db');
-    copyFileSync(database('writable.db'), path);
+    copyFileSync(await database('writable.db'), path);
     chmodSync(path, 0o444);
     expect(JSON.parse(runAs(['stats', '--json', '--db', path]).stdout).cases).toBe(20);
     const log = join(dir, 'error.log');

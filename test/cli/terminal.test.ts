@@ -18,17 +18,17 @@ const paste = (id: string) => asPasted(onNvidia(sample(id).text));
 const newDb = () => join(mkdtempSync(join(tmpdir(), 'term-')), 'cases.db');
 const env = { ...process.env, COMFYOOM_DB: '' };
 
-function onlyCase(dbPath: string) {
+async function onlyCase(dbPath: string) {
   const db = openDb(dbPath);
   const store = new CaseStore(db);
   const id = db.prepare('SELECT id FROM cases').pluck().get() as string;
-  const result = { ...store.get(id)!, records: store.records(id) };
+  const result = { ...store.get(id)!, records: await store.records(id) };
   db.close();
   return result;
 }
 
 describe('terminal mode', () => {
-  it('runs a whole scripted conversation from piped answers', () => {
+  it('runs a whole scripted conversation from piped answers', async () => {
     const db = newDb();
     const input = `${paste('cf-0214')}n\nsame\nskip\ny\n`;
     const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input, encoding: 'utf8', env, timeout: 60_000 });
@@ -37,7 +37,7 @@ describe('terminal mode', () => {
     expect(r.stdout).toMatch(/What happened when you tried it/);
     expect(r.stdout).toMatch(/Step 3 of/);
     expect(r.stdout).toMatch(/fixed by/);
-    const c = onlyCase(db);
+    const c = await onlyCase(db);
     expect(c.row).toMatchObject({ platform: 'terminal', status: 'resolved', resolution: 'confirmed' });
     expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
   });
@@ -52,13 +52,13 @@ describe('terminal mode', () => {
     opened.close();
   });
 
-  it('reads the first paste from a file with `chat FILE`', () => {
+  it('reads the first paste from a file with `chat FILE`', async () => {
     const db = newDb();
     const file = join(mkdtempSync(join(tmpdir(), 'paste-')), 'error.log');
     spawnSync('sh', ['-c', `cat > "${file}"`], { input: onNvidia(sample('cf-0009').text) });
     const r = spawnSync(process.execPath, [bin, 'chat', file, '--db', db], { input: 'stop\n', encoding: 'utf8', env, timeout: 60_000 });
     expect(r.stdout).toMatch(/VAE/);
-    expect(onlyCase(db).row.status).toBe('cancelled');
+    expect((await onlyCase(db)).row.status).toBe('cancelled');
   });
 
   it('keeps every answer when killed mid-conversation, and resumes at the same step', async () => {
@@ -88,7 +88,7 @@ describe('terminal mode', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
 
-    const killed = onlyCase(db);
+    const killed = await onlyCase(db);
     expect(killed.row.status).toBe('open');
     expect(killed.state.index).toBe(1);
     expect(killed.records.map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered']);
@@ -96,12 +96,12 @@ describe('terminal mode', () => {
     const resumed = spawnSync(process.execPath, [bin, 'chat', '--resume', '--db', db], { input: 'skip\n', encoding: 'utf8', env, timeout: 60_000 });
     expect(resumed.stdout).toMatch(/Step 2 of/);
     expect(resumed.stdout).toMatch(/Step 3 of/);
-    const after = onlyCase(db);
+    const after = await onlyCase(db);
     expect(after.state.index).toBe(2);
     expect(after.records.filter((r) => r.type === 'answered')).toHaveLength(2);
   });
 
-  it('asks before the first step when the log cannot tell: numbered choices, a typed node name, stats', () => {
+  it('asks before the first step when the log cannot tell: numbered choices, a typed node name, stats', async () => {
     const db = newDb();
     // NVIDIA, then a name that is no node (ignored, with a hint), then the node's name.
     const input = `${asPasted(BARE_OOM)}1\nthanks\n\nKSampler\ny\n`;
@@ -113,7 +113,7 @@ describe('terminal mode', () => {
     expect(r.stdout).toMatch(/could not read "thanks" as an answer/);
     expect(r.stdout).toMatch(/Got it: KSampler\. So this is: Out of GPU memory while sampling/);
     expect(r.stdout).toMatch(/fixed by/);
-    const c = onlyCase(db);
+    const c = await onlyCase(db);
     expect(c.row).toMatchObject({ entry: 'gpu-oom-sampling', status: 'resolved', resolution: 'confirmed' });
     expect(JSON.parse(c.row.facts)).toMatchObject({ gpuVendor: 'nvidia', node: 'KSampler', stage: 'sampling' });
     expect(c.records.map((x) => x.type)).toEqual(['opened', 'asked', 'clarified', 'asked', 'clarified', 'offered', 'answered', 'resolved']);
@@ -131,20 +131,20 @@ describe('terminal mode', () => {
     expect(textStats).toMatch(/stage {3}asked 1: sampling 1 · vae 0 · loader 0 · other 0 · don't know 0 · unanswered 0 \(typed 1\)/);
   });
 
-  it('resumes at an unanswered question, where "I don\'t know" keeps the generic plan', () => {
+  it('resumes at an unanswered question, where "I don\'t know" keeps the generic plan', async () => {
     const db = newDb();
     spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: asPasted(BARE_OOM), encoding: 'utf8', env, timeout: 60_000 });
-    expect(onlyCase(db).state).toMatchObject({ awaiting: 'question', question: 'vendor' });
+    expect((await onlyCase(db)).state).toMatchObject({ awaiting: 'question', question: 'vendor' });
 
     const resumed = spawnSync(process.execPath, [bin, 'chat', '--resume', '--db', db], { input: '3\n5\n', encoding: 'utf8', env, timeout: 60_000 });
     expect(resumed.stdout).toMatch(/NVIDIA, or AMD/);
     expect(resumed.stdout).toMatch(/No problem/);
     expect(resumed.stdout).toMatch(/Step 1 of/);
-    const c = onlyCase(db);
+    const c = await onlyCase(db);
     expect(c.row.entry).toBe('gpu-oom-other');
     expect(c.state).toMatchObject({ awaiting: 'answer', plan: { entry: 'gpu-oom-other' } });
     const db2 = openDb(db);
-    expect(computeStats(db2).questions.byQuestion.map((q) => q.answers.unknown)).toEqual([1, 1]);
+    expect((await computeStats(db2)).questions.byQuestion.map((q) => q.answers.unknown)).toEqual([1, 1]);
     db2.close();
   });
 });

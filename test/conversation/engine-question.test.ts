@@ -27,7 +27,7 @@ function setup(path = join(mkdtempSync(join(tmpdir(), 'question-')), 'cases.db')
 const buttons = (messages: Message[]) => messages.flatMap((m) => m.buttons ?? []).filter((b) => !b.id.endsWith(':c'));
 const button = (messages: Message[], label: string | RegExp) => buttons(messages).find((b) => (typeof label === 'string' ? b.label === label : label.test(b.label)))!.id;
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
-const facts = (store: CaseStore, caseId: string) => JSON.parse(store.get(caseId)!.row.facts);
+const facts = async (store: CaseStore, caseId: string) => JSON.parse((await store.get(caseId))!.row.facts);
 
 describe('the question before the first step', () => {
   it('asks NVIDIA or AMD, then the node, and re-plans the case on the answers', async () => {
@@ -38,9 +38,9 @@ describe('the question before the first step', () => {
     expect(text(opened)).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?/);
     expect(text(opened)).not.toMatch(/Step 1 of/);
     expect(buttons(opened).map((b) => b.label)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know"]);
-    expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked']);
+    expect((await store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked']);
 
-    const stage = engine.press(button(opened, 'NVIDIA'), alice);
+    const stage = await engine.press(button(opened, 'NVIDIA'), alice);
     expect(text(stage)).toMatch(/Got it: NVIDIA\./);
     expect(text(stage)).toMatch(/Which node was running \(outlined in red\)\?/);
     expect(buttons(stage).map((b) => b.label)).toEqual([
@@ -51,55 +51,55 @@ describe('the question before the first step', () => {
       "I don't know",
     ]);
 
-    const planned = engine.press(button(stage, /^Sampler/), alice);
+    const planned = await engine.press(button(stage, /^Sampler/), alice);
     expect(text(planned)).toMatch(/So this is: Out of GPU memory while sampling/);
     expect(text(planned)).toMatch(/Step 1 of \d+/);
-    const { row, state } = store.get(caseId)!;
+    const { row, state } = (await store.get(caseId))!;
     expect(row).toMatchObject({ entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling' });
-    expect(facts(store, caseId)).toMatchObject({ gpuVendor: 'nvidia', stage: 'sampling', evidence: { stage: { source: 'user answer' }, gpuVendor: { source: 'user answer' } } });
+    expect(await facts(store, caseId)).toMatchObject({ gpuVendor: 'nvidia', stage: 'sampling', evidence: { stage: { source: 'user answer' }, gpuVendor: { source: 'user answer' } } });
     expect(state).toMatchObject({ awaiting: 'answer', plan: { entry: 'gpu-oom-sampling' }, clarified: ['vendor', 'stage'] });
-    expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked', 'clarified', 'asked', 'clarified', 'offered']);
-    expect(replay(store.records(caseId))).toEqual(state);
+    expect((await store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked', 'clarified', 'asked', 'clarified', 'offered']);
+    expect(replay(await store.records(caseId))).toEqual(state);
   });
 
   it('goes straight to the AMD plan on "AMD", asking no stage', async () => {
     const { engine, store } = setup();
     const opened = await engine.open(alice, BARE_OOM);
-    const out = engine.press(button(opened, 'AMD (ROCm/ZLUDA)'), alice);
+    const out = await engine.press(button(opened, 'AMD (ROCm/ZLUDA)'), alice);
     expect(text(out)).toMatch(/Step 1 of/);
-    expect(store.get(opened[0]!.caseId!)!.row).toMatchObject({ entry: 'amd-hip-oom', category: 'oom_amd_hip' });
+    expect((await store.get(opened[0]!.caseId!))!.row).toMatchObject({ entry: 'amd-hip-oom', category: 'oom_amd_hip' });
   });
 
   it('keeps the generic plan on "I don\'t know", twice', async () => {
     const { engine, store } = setup();
     const opened = await engine.open(alice, BARE_OOM);
-    const stage = engine.press(button(opened, "I don't know"), alice);
+    const stage = await engine.press(button(opened, "I don't know"), alice);
     expect(text(stage)).toMatch(/No problem/);
-    const out = engine.press(button(stage, "I don't know"), alice);
+    const out = await engine.press(button(stage, "I don't know"), alice);
     expect(text(out)).toMatch(/Step 1 of/);
-    const { row, state } = store.get(opened[0]!.caseId!)!;
+    const { row, state } = (await store.get(opened[0]!.caseId!))!;
     expect(row.entry).toBe('gpu-oom-other');
     expect(state.plan.entry).toBe('gpu-oom-other');
-    expect(facts(store, row.id).stage).toBeUndefined();
+    expect((await facts(store, row.id)).stage).toBeUndefined();
   });
 
   it("takes the node's name typed instead of a button, and chat for nothing", async () => {
     const { engine, store } = setup();
     const caseId = (await engine.open(alice, onNvidia(BARE_OOM)))[0]!.caseId!;
-    expect(store.get(caseId)!.state.question).toBe('stage');
-    const before = store.records(caseId).length;
+    expect((await store.get(caseId))!.state.question).toBe('stage');
+    const before = (await store.records(caseId)).length;
     const chat = await engine.paste(caseId, 'thanks, let me look', alice);
     expect(chat[0]).toMatchObject({ ephemeral: true });
     expect(text(chat)).toMatch(/could not read "thanks, let me look" as an answer/);
-    expect(store.records(caseId)).toHaveLength(before);
-    expect(engine.answersQuestion(caseId, 'VAEDecode')).toBe(true);
-    expect(engine.answersQuestion(caseId, 'thanks')).toBe(false);
+    expect(await store.records(caseId)).toHaveLength(before);
+    expect(await engine.answersQuestion(caseId, 'VAEDecode')).toBe(true);
+    expect(await engine.answersQuestion(caseId, 'thanks')).toBe(false);
 
     const out = await engine.paste(caseId, 'VAEDecode', alice);
     expect(text(out)).toMatch(/Got it: VAEDecode\. So this is: Out of GPU memory in VAE decode or encode/);
-    expect(store.get(caseId)!.row.entry).toBe('gpu-oom-vae');
-    expect(facts(store, caseId)).toMatchObject({ node: 'VAEDecode', stage: 'vae_decode' });
-    expect(store.records(caseId).find((r) => r.type === 'clarified')).toMatchObject({ choice: 'vae', typed: true, node: 'VAEDecode' });
+    expect((await store.get(caseId))!.row.entry).toBe('gpu-oom-vae');
+    expect(await facts(store, caseId)).toMatchObject({ node: 'VAEDecode', stage: 'vae_decode' });
+    expect((await store.records(caseId)).find((r) => r.type === 'clarified')).toMatchObject({ choice: 'vae', typed: true, node: 'VAEDecode' });
   });
 
   it('refuses a stranger, a stale and a doubled answer privately, and takes a moderator\'s', async () => {
@@ -107,17 +107,17 @@ describe('the question before the first step', () => {
     const opened = await engine.open(alice, onNvidia(BARE_OOM));
     const caseId = opened[0]!.caseId!;
     const sampler = button(opened, /^Sampler/);
-    const stranger = engine.press(sampler, bob);
+    const stranger = await engine.press(sampler, bob);
     expect(stranger[0]).toMatchObject({ ephemeral: true });
     expect(text(stranger)).toMatch(/Only the person who opened this case.*current question is: Which node was running/s);
     expect((await engine.paste(caseId, 'KSampler', bob))[0]).toMatchObject({ ephemeral: true });
-    expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked']);
+    expect((await store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked']);
 
-    engine.press(button(opened, 'VAE Decode/Encode'), { ...bob, moderator: true });
-    const doubled = engine.press(sampler, alice);
+    await engine.press(button(opened, 'VAE Decode/Encode'), { ...bob, moderator: true });
+    const doubled = await engine.press(sampler, alice);
     expect(doubled[0]).toMatchObject({ ephemeral: true });
     expect(text(doubled)).toMatch(/earlier question.*step 1 of/is);
-    expect(store.get(caseId)!.row.entry).toBe('gpu-oom-vae');
+    expect((await store.get(caseId))!.row.entry).toBe('gpu-oom-vae');
   });
 
   it('resumes at the question after a restart, and keeps the re-planned case after the answer', async () => {
@@ -127,15 +127,15 @@ describe('the question before the first step', () => {
     a.db.close();
 
     const b = setup(a.path);
-    expect(text(b.engine.current(caseId))).toMatch(/Which node was running/);
-    b.engine.press(button(opened, 'A loader (checkpoint, UNet, CLIP)'), alice);
+    expect(text(await b.engine.current(caseId))).toMatch(/Which node was running/);
+    await b.engine.press(button(opened, 'A loader (checkpoint, UNet, CLIP)'), alice);
     b.db.close();
 
     const c = setup(a.path);
-    expect(c.store.get(caseId)!.state.plan.entry).toBe('gpu-oom-model-load');
-    expect(text(c.engine.current(caseId))).toMatch(/Step 1 of/);
-    expect(facts(c.store, caseId).stage).toBe('model_load');
-    expect(replay(c.store.records(caseId))).toEqual(c.store.get(caseId)!.state);
+    expect((await c.store.get(caseId))!.state.plan.entry).toBe('gpu-oom-model-load');
+    expect(text(await c.engine.current(caseId))).toMatch(/Step 1 of/);
+    expect((await facts(c.store, caseId)).stage).toBe('model_load');
+    expect(replay(await c.store.records(caseId))).toEqual((await c.store.get(caseId))!.state);
   });
 
   it('lets a new log that shows the stage win over the open question', async () => {
@@ -145,9 +145,9 @@ describe('the question before the first step', () => {
     expect(text(out)).toMatch(/That log tells me more/);
     expect(out.find((m) => m.blocks[0]?.kind === 'title')!.blocks[0]!.text).toMatch(/VAE/);
     expect(text(out)).toMatch(/Step 1 of/);
-    const { state } = store.get(caseId)!;
+    const { state } = (await store.get(caseId))!;
     expect(state).toMatchObject({ awaiting: 'answer', plan: { entry: 'gpu-oom-vae' }, plans: [{ entry: 'gpu-oom-vae' }], tried: [] });
-    expect(store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked', 'log_pasted', 'replanned', 'offered']);
+    expect((await store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked', 'log_pasted', 'replanned', 'offered']);
   });
 
   it('asks in Chinese for a Chinese user', async () => {
@@ -155,7 +155,7 @@ describe('the question before the first step', () => {
     const opened = await engine.open({ ...alice, locale: 'zh-CN' }, onNvidia(BARE_OOM));
     expect(text(opened)).toMatch(/出错时正在运行的是哪个节点/);
     expect(buttons(opened).map((b) => b.label)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道']);
-    const out = engine.press(button(opened, '不知道'), { ...alice, locale: 'zh-CN' });
+    const out = await engine.press(button(opened, '不知道'), { ...alice, locale: 'zh-CN' });
     expect(text(out)).toMatch(/没关系/);
     expect(text(out)).toMatch(/第 1 步/);
   });
@@ -163,18 +163,18 @@ describe('the question before the first step', () => {
   it('counts in stats how often it asked and what was answered', async () => {
     const { engine, db } = setup();
     const a = await engine.open(alice, BARE_OOM);
-    engine.press(button(engine.press(button(a, 'NVIDIA'), alice), /^Sampler/), alice);
+    await engine.press(button(await engine.press(button(a, 'NVIDIA'), alice), /^Sampler/), alice);
     const b = await engine.open(alice, BARE_OOM);
-    engine.press(button(b, "I don't know"), alice);
+    await engine.press(button(b, "I don't know"), alice);
     await engine.paste((await engine.open(bob, onNvidia(BARE_OOM)))[0]!.caseId!, 'KSampler', bob);
     await engine.open(bob, onNvidia(inNode('KSampler')));
 
-    const { questions } = computeStats(db);
+    const { questions } = await computeStats(db);
     expect(questions.casesAsked).toBe(3);
     expect(questions.byQuestion).toEqual([
       { question: 'vendor', asked: 2, answers: { nvidia: 1, amd: 0, unknown: 1 }, typed: 0, unanswered: 0 },
       { question: 'stage', asked: 3, answers: { sampling: 2, vae: 0, loader: 0, other: 0, unknown: 0 }, typed: 1, unanswered: 1 },
     ]);
-    expect(formatStats(computeStats(db))).toMatch(/Asked before the first step, because the log could not tell: 3 cases\n {2}vendor {2}asked 2: nvidia 1 · amd 0 · don't know 1 · unanswered 0 \(typed 0\)/);
+    expect(formatStats(await computeStats(db))).toMatch(/Asked before the first step, because the log could not tell: 3 cases\n {2}vendor {2}asked 2: nvidia 1 · amd 0 · don't know 1 · unanswered 0 \(typed 0\)/);
   });
 });

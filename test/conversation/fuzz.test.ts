@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { fuzzInputs } from '../helpers/fuzz.ts';
 
 describe('fuzzing the engine', () => {
   it('survives 1,500 hostile inputs into a real database', { timeout: 240_000 }, async () => {
     const db = openDb(join(mkdtempSync(join(tmpdir(), 'fuzz-')), 'cases.db'));
-    const store = new CaseStore(db);
+    const store = new CaseStore(sqliteSql(db));
     const engine = new Engine({ kb, store, ratePerMinute: 1e9 });
     const crashes: string[] = [];
     let n = 0;

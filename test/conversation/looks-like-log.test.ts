@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 
-const engine = new Engine({ kb, store: new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'log-')), 'cases.db'))) });
+const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(join(mkdtempSync(join(tmpdir(), 'log-')), 'cases.db')))) });
 
 describe('looksLikeLog', () => {
   it('knows tracebacks, OOM lines and near-miss errors, in English and Chinese', async () => {

@@ -28,10 +28,10 @@ const offered = (messages: Message[]) => messages.flatMap((m) => m.blocks).find(
 async function at(engine: Engine, stepId: string, origin = alice) {
   const out = await engine.open(origin, golden('amd-linux-rocm'));
   const caseId = out[0]!.caseId!;
-  let s = engine.state(caseId)!;
+  let s = (await engine.state(caseId))!;
   while (s.plan.steps[s.index] !== stepId) {
     await engine.press(`coom:${caseId}:${s.offer}:s`, alice);
-    s = engine.state(caseId)!;
+    s = (await engine.state(caseId))!;
   }
   return caseId;
 }
@@ -45,10 +45,10 @@ describe('a new log showing the step never took effect', () => {
     expect(text(out)).toContain('ComfyUI refused a launch flag');
     expect(text(out)).toContain('`--vram-headroom` first came with ComfyUI 0.25.0 (June 2026)');
     expect(offered(out)).toMatch(/^Step \d+ of \d+: AMD: know your stack's quirks$/);
-    const s = engine.state(caseId)!;
+    const s = (await engine.state(caseId))!;
     expect(s.status).toBe('open');
     expect(s.tried.at(-1)).toEqual({ entry: 'amd-hip-oom', step: 'reserve-vram', answer: 'failed', reason: 'could_not_apply' });
-    expect(store.get(caseId)!.row.status).toBe('open');
+    expect((await store.get(caseId))!.row.status).toBe('open');
   });
 
   it('records a log whose launch line lacks the step\'s flag the same way, in Chinese too', async () => {
@@ -57,11 +57,11 @@ describe('a new log showing the step never took effect', () => {
     // A step that changes no launch flag: the same log again is just the same failure.
     const same = await engine.paste(caseId, golden('amd-linux-rocm'), alice);
     expect(text(same)).toContain('还是同样的错误');
-    expect(engine.state(caseId)!.tried.at(-1)).toMatchObject({ step: 'tiled-vae-decode', reason: 'same' });
+    expect((await engine.state(caseId))!.tried.at(-1)).toMatchObject({ step: 'tiled-vae-decode', reason: 'same' });
     expect(offered(same)).toMatch(/主动卸载模型/);
     // The same launch line again, without the step's --disable-smart-memory: the change never reached ComfyUI.
     const out = await engine.paste(caseId, golden('amd-linux-rocm'), alice);
     expect(text(out)).toContain('没有生效，所以记为“没法照做”');
-    expect(engine.state(caseId)!.tried.at(-1)).toMatchObject({ step: 'attention-and-smart-memory', reason: 'could_not_apply' });
+    expect((await engine.state(caseId))!.tried.at(-1)).toMatchObject({ step: 'attention-and-smart-memory', reason: 'could_not_apply' });
   });
 });

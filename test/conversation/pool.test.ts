@@ -11,6 +11,7 @@ import { factsForStorage, storedPaste } from '../../src/conversation/storable.ts
 import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { sample } from '../helpers/corpus.ts';
 import { classify, kb } from '../helpers/kb.ts';
 import { onNvidia } from './pastes.ts';
@@ -28,7 +29,7 @@ const bigLog = () => {
 
 describe('the work pool', () => {
   it('reads an 8 MB log in a worker: the event loop turns all the while, and the case opens', async () => {
-    const engine = new Engine({ kb, store: new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'pool-')), 'cases.db'))), work: pool });
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(join(mkdtempSync(join(tmpdir(), 'pool-')), 'cases.db')))), work: pool });
     const before = pool.completed;
     let done = false;
     const opening = engine.receive(alice, { text: bigLog() }).finally(() => (done = true));

@@ -104,7 +104,7 @@ describe('one open case per conversation (row 1)', () => {
     const again = slash(h, { log: VAE, channel: post });
     expect(textOf(await h.fake.waitFor((c) => original(again)(c) && c.method === 'PATCH'))).toMatch(/Progress/);
     expect(cases()).toHaveLength(1);
-    expect(h.store.records(cases()[0]!.id).filter((r) => r.type === 'log_pasted')).toHaveLength(1);
+    expect((await h.store.records(cases()[0]!.id)).filter((r) => r.type === 'log_pasted')).toHaveLength(1);
   });
 });
 

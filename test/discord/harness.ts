@@ -10,6 +10,7 @@ import { BOT_PERMISSIONS, COMMAND } from '../../src/adapters/discord/commands.ts
 import { Engine, type Work } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { snowflake, startFakeDiscord, type ApiChannel, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
 
@@ -70,7 +71,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
   });
   const logs: string[] = [];
   const start = async (db: Db) => {
-    const store = new CaseStore(db);
+    const store = new CaseStore(sqliteSql(db));
     const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.work ? { work: opts.work } : {}) });
     const bot = await startDiscord({
       config: { token: TOKEN, watchChannels: opts.watchChannels ?? [], messageContent: !opts.noMessageContent, solvedTag: 'Solved', ...(opts.helperRole ? { helperRole: opts.helperRole } : {}) },

@@ -47,8 +47,8 @@ describe('a reply that mentions the bot', () => {
     const thread = await h.fake.waitFor(threadFrom(HELP));
     expect(thread.path).toBe(`/channels/${HELP}/messages/${reply.response.id}/threads`);
     await h.fake.waitFor(postIn(thread.response.id));
-    const caseId = h.store.lastOpen('discord', ALICE.id)!;
-    expect(h.store.get(caseId)!.row).toMatchObject({ user_id: ALICE.id, category: 'oom_gpu_vae' });
+    const caseId = (await h.store.lastOpen('discord', ALICE.id))!;
+    expect((await h.store.get(caseId))!.row).toMatchObject({ user_id: ALICE.id, category: 'oom_gpu_vae' });
     expect(h.fake.calls.some(replyTo(ask.id))).toBe(false);
   });
 
@@ -58,7 +58,7 @@ describe('a reply that mentions the bot', () => {
     const ask = say(h, HELP, BOB, `<@${BOT}> what about this`, { message_reference: { message_id: chat.id, channel_id: HELP } });
     const reply = await h.fake.waitFor(replyTo(ask.id));
     expect(textOf(reply)).toMatch(/^I found no error in that, so I haven't opened a case/);
-    expect(h.store.lastOpen('discord', ALICE.id)).toBeUndefined();
+    expect(await h.store.lastOpen('discord', ALICE.id)).toBeUndefined();
   });
 
   it('never pings: a pasted @everyone (here in a file name that the answer repeats) stays inert', async () => {
@@ -84,7 +84,7 @@ describe('the "Diagnose with ComfyOOM" context menu', () => {
     expect(bodyOf(reply).embeds[0].title).toBe('Out of GPU memory while sampling');
     const thread = await h.fake.waitFor(threadFrom(HELP));
     const step = await h.fake.waitFor(postIn(thread.response.id));
-    expect(h.store.lastOpen('discord', ALICE.id)).toBeDefined();
+    expect(await h.store.lastOpen('discord', ALICE.id)).toBeDefined();
 
     // Bob asked, but it is Alice's case: his click is refused privately.
     const bobClick = press(h, messageFrom(step), customIds(step)[0]!, { user: BOB });
@@ -115,7 +115,7 @@ describe('watch mode', () => {
     expect(bodyOf(offer).allowed_mentions).toEqual({ parse: [], replied_user: false });
     for (const quiet of [chat, notOom, elsewhere]) expect(h.fake.calls.some(replyTo(quiet.id))).toBe(false);
     expect(h.fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/channels/'))).toHaveLength(1);
-    expect(h.store.lastOpen('discord', ALICE.id)).toBeUndefined(); // an offer, not a case
+    expect(await h.store.lastOpen('discord', ALICE.id)).toBeUndefined(); // an offer, not a case
   });
 
   it("opens the case when the poster accepts the offer; others are told it isn't theirs", async () => {
@@ -138,7 +138,7 @@ describe('watch mode', () => {
     const thread = await h.fake.waitFor(threadFrom(WATCHED));
     expect(thread.path).toBe(`/channels/${WATCHED}/messages/${diagnosis.response.id}/threads`);
     await h.fake.waitFor(postIn(thread.response.id));
-    expect(h.store.lastOpen('discord', ALICE.id)).toBeDefined();
+    expect(await h.store.lastOpen('discord', ALICE.id)).toBeDefined();
   });
 });
 
@@ -148,9 +148,9 @@ describe('logs posted where a case runs', () => {
     slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     await h.fake.waitFor(postIn(thread));
-    const caseId = h.store.lastOpen('discord', ALICE.id)!;
-    await until(() => h.store.get(caseId)!.row.thread === thread);
-    const events = h.store.records(caseId).length;
+    const caseId = (await h.store.lastOpen('discord', ALICE.id))!;
+    await until(async () => (await h.store.get(caseId))!.row.thread === thread);
+    const events = (await h.store.records(caseId)).length;
 
     const from = h.fake.calls.length;
     say(h, thread, ALICE, 'thanks, trying it now');
@@ -158,14 +158,14 @@ describe('logs posted where a case runs', () => {
     say(h, thread, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(thread), { from });
     expect(textOf(answer)).toMatch(/Progress/);
-    const types = h.store.records(caseId).slice(events).map((r) => r.type);
+    const types = (await h.store.records(caseId)).slice(events).map((r) => r.type);
     expect(types.filter((t) => t === 'log_pasted')).toHaveLength(1);
     expect(types).toContain('plan_switched');
 
     // Mentioning the bot with a log in the case thread adds to the case too, rather than opening another.
     const next = h.fake.calls.length;
     say(h, thread, ALICE, `<@${BOT}> now this:\n${onNvidia(sample('cf-0009').text)}`);
-    await until(() => h.store.records(caseId).filter((r) => r.type === 'log_pasted').length === 2);
+    await until(async () => (await h.store.records(caseId)).filter((r) => r.type === 'log_pasted').length === 2);
     await h.fake.waitFor(postIn(thread), { from: next });
     expect(h.fake.calls.slice(next).some((c) => c.path.endsWith('/threads'))).toBe(false);
   });

@@ -8,6 +8,7 @@ import { Engine } from '../../src/conversation/engine.ts';
 import type { Block, Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { kb } from '../helpers/kb.ts';
 
@@ -163,7 +164,7 @@ describe('limits hold', () => {
   });
 
   it('for what the engine says about every corpus sample, in both languages', async () => {
-    const store = new CaseStore(openDb(':memory:'));
+    const store = new CaseStore(sqliteSql(openDb(':memory:')));
     const engine = new Engine({ kb, store, ratePerMinute: 10_000 });
     for (const s of corpus.slice(0, 60)) {
       for (const locale of ['en-US', 'zh-CN']) {

@@ -20,8 +20,8 @@ async function openCase(log: string, locale?: string) {
   slash(h, { log, ...(locale ? { locale } : {}) });
   const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
   const question = await h.fake.waitFor(postIn(thread));
-  const caseId = h.store.lastOpen('discord', ALICE.id)!;
-  await until(() => h.store.get(caseId)!.row.thread === thread);
+  const caseId = (await h.store.lastOpen('discord', ALICE.id))!;
+  await until(async () => (await h.store.get(caseId))!.row.thread === thread);
   return { thread, question, caseId };
 }
 
@@ -51,10 +51,10 @@ describe('the question before the first step, on Discord', () => {
     await followUp(sampler, /So this is: Out of GPU memory while sampling/);
     const step = await followUp(sampler, /Step 1 of/);
     expect(labels(step)).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop']);
-    const { row, state } = h.store.get(caseId)!;
+    const { row, state } = (await h.store.get(caseId))!;
     expect(row).toMatchObject({ entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling' });
     expect(JSON.parse(row.facts)).toMatchObject({ gpuVendor: 'nvidia', stage: 'sampling' });
-    expect(replay(h.store.records(caseId))).toEqual(state);
+    expect(replay(await h.store.records(caseId))).toEqual(state);
   });
 
   it("refuses a stranger's and a stale click privately, changing nothing; a moderator's counts", async () => {
@@ -63,17 +63,17 @@ describe('the question before the first step, on Discord', () => {
     const refusal = await h.fake.waitFor(callback(bob));
     expect(refusal.body).toMatchObject({ type: 4, data: { flags: 64 } });
     expect(textOf(refusal)).toMatch(/Only the person who opened this case.*current question is: Which node was running/s);
-    expect(h.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked']);
+    expect((await h.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked']);
 
     const mod = press(h, messageFrom(question), button(question, 'sv'), { user: MOD, moderator: true });
     await followUp(mod, /Step 1 of/);
-    const events = h.store.records(caseId).length;
+    const events = (await h.store.records(caseId)).length;
     const stale = press(h, messageFrom(question), button(question, 'ss'));
     const note = await h.fake.waitFor(callback(stale));
     expect(note.body).toMatchObject({ type: 4, data: { flags: 64 } });
     expect(textOf(note)).toMatch(/earlier question/);
-    expect(h.store.records(caseId)).toHaveLength(events);
-    expect(h.store.get(caseId)!.row.entry).toBe('gpu-oom-vae');
+    expect(await h.store.records(caseId)).toHaveLength(events);
+    expect((await h.store.get(caseId))!.row.entry).toBe('gpu-oom-vae');
   });
 
   it("takes the node's name typed in the case thread by its owner, and no one else's", async () => {
@@ -87,7 +87,7 @@ describe('the question before the first step, on Discord', () => {
     const answer = await h.fake.waitFor((c) => postIn(thread)(c) && /Got it: KSampler/.test(textOf(c)), { from });
     expect(textOf(answer)).toMatch(/Out of GPU memory while sampling/);
     await h.fake.waitFor((c) => postIn(thread)(c) && /Step 1 of/.test(textOf(c)), { from });
-    expect(h.store.records(caseId).filter((r) => r.type === 'clarified')).toEqual([expect.objectContaining({ choice: 'sampling', typed: true, node: 'KSampler' })]);
+    expect((await h.store.records(caseId)).filter((r) => r.type === 'clarified')).toEqual([expect.objectContaining({ choice: 'sampling', typed: true, node: 'KSampler' })]);
   });
 
   it('asks in Chinese for a zh-CN user', async () => {

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 const engineMessage = (text: string): Message => ({ blocks: [{ kind: 'text', text }] });
-const openCaseId = () => h.store.lastOpen('discord', ALICE.id);
+const openCaseId = async () => await h.store.lastOpen('discord', ALICE.id);
 const followUps = (p: { token: string }) => h.fake.calls.filter((c) => webhook(p)(c) && c.method === 'POST' && c.status === 200);
 
 describe('Discord failures', () => {
@@ -25,7 +25,7 @@ describe('Discord failures', () => {
     const attempts = h.fake.calls.filter(threadFrom(HELP));
     expect(attempts.map((c) => c.status)).toEqual([429, 200]);
     await h.fake.waitFor(postIn(thread.response.id));
-    await until(() => h.store.get(openCaseId()!)?.row.thread === thread.response.id);
+    await until(async () => (await h.store.get((await openCaseId())!))?.row.thread === thread.response.id);
   });
 
   it('keeps the case when Discord answers 500: the diagnosis goes out as a follow-up and the buttons work', async () => {
@@ -33,8 +33,8 @@ describe('Discord failures', () => {
     h.fake.fail({ method: 'PATCH', path: /\/messages\/@original$/, status: 500, times: 4 });
     const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => followUps(p).length >= 2);
-    const caseId = openCaseId()!;
-    expect(h.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered']);
+    const caseId = (await openCaseId())!;
+    expect((await h.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'offered']);
     expect(h.fake.calls.filter((c) => original(p)(c) && c.method === 'PATCH').map((c) => c.status)).toEqual([500, 500, 500, 500]);
     expect(h.logs.some((l) => l.includes(`case ${caseId} failed`))).toBe(true);
     const [diagnosis, step] = followUps(p);
@@ -49,12 +49,12 @@ describe('Discord failures', () => {
     slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = await h.fake.waitFor(threadFrom(HELP));
     const stepCall = await h.fake.waitFor(postIn(thread.response.id));
-    const caseId = openCaseId()!;
+    const caseId = (await openCaseId())!;
     h.fake.fail({ method: 'POST', path: /^\/webhooks\//, status: 500, times: 4 });
     const p = press(h, messageFrom(stepCall), customIds(stepCall).find((id) => id.endsWith(':s'))!);
     await until(() => h.logs.some((l) => l.startsWith(`interaction ${p.id} failed`)));
-    expect(h.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered', 'answered', 'offered']);
-    expect(h.store.get(caseId)!.state.index).toBe(1);
+    expect((await h.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'offered', 'answered', 'offered']);
+    expect((await h.store.get(caseId))!.state.index).toBe(1);
 
     // The step the failed follow-up carried is one mention away.
     const from = h.fake.calls.length;
@@ -74,7 +74,7 @@ describe('Discord failures', () => {
     expect(textOf(step!)).toMatch(/Step 1 of/);
     expect(h.fake.calls.filter((c) => textOf(c).includes("can't open a thread"))).toHaveLength(1);
     expect(h.logs.some((l) => l.startsWith(`no permission to open a thread in ${HELP}`))).toBe(true);
-    expect(h.store.get(openCaseId()!)!.row.thread).toBeNull();
+    expect((await h.store.get((await openCaseId())!))!.row.thread).toBeNull();
 
     const next = press(h, messageFrom(step!), customIds(step!).find((id) => id.endsWith(':s'))!);
     expect(textOf(await h.fake.waitFor(webhook(next)))).toMatch(/Step 2 of/);
@@ -86,7 +86,7 @@ describe('Discord failures', () => {
     const p = slash(h, { log: onNvidia(sample('cf-0214').text) });
     await until(() => followUps(p).length >= 2);
     expect(followUps(p).map(textOf).join('\n')).toMatch(/continue in this channel[\s\S]*Step 1 of/);
-    expect(h.store.get(openCaseId()!)!.row.thread).toBeNull();
+    expect((await h.store.get((await openCaseId())!))!.row.thread).toBeNull();
   });
 
   it('does not try a thread where Discord has none (a voice channel chat) and continues there', async () => {
@@ -104,7 +104,7 @@ describe('Discord failures', () => {
     expect((await h.fake.waitFor(callback(p))).body.type).toBe(5);
     const thread = await h.fake.waitFor(threadFrom(HELP));
     expect(textOf(await h.fake.waitFor(postIn(thread.response.id)))).toMatch(/Step 1 of/);
-    expect(openCaseId()).toBeDefined();
+    expect(await openCaseId()).toBeDefined();
   });
 
   it('runs a case in a thread where it may not post messages, through interaction replies', async () => {
@@ -131,8 +131,8 @@ describe('Discord failures', () => {
     slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     const stepCall = await h.fake.waitFor(postIn(thread));
-    const caseId = openCaseId()!;
-    await until(() => h.store.get(caseId)!.row.thread === thread);
+    const caseId = (await openCaseId())!;
+    await until(async () => (await h.store.get(caseId))!.row.thread === thread);
 
     await h.restart();
     const p = press(h, messageFrom(stepCall), customIds(stepCall).find((id) => id.endsWith(':f'))!);
@@ -147,7 +147,7 @@ describe('Discord failures', () => {
     say(h, thread, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(thread), { from });
     expect(textOf(answer)).toMatch(/Progress|VAE/);
-    expect(h.store.records(caseId).map((r) => r.type)).toContain('log_pasted');
+    expect((await h.store.records(caseId)).map((r) => r.type)).toContain('log_pasted');
   });
 
   it('delivers engine notices (idle sweep) into the case thread', async () => {
@@ -155,10 +155,10 @@ describe('Discord failures', () => {
     slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
     await h.fake.waitFor(postIn(thread));
-    const caseId = openCaseId()!;
-    await until(() => h.store.get(caseId)!.row.thread === thread);
+    const caseId = (await openCaseId())!;
+    await until(async () => (await h.store.get(caseId))!.row.thread === thread);
     const from = h.fake.calls.length;
-    await h.bot.deliver(h.store.get(caseId)!.row, [engineMessage('This case was closed after a long time without an answer.'), { ...engineMessage('private'), ephemeral: true }]);
+    await h.bot.deliver((await h.store.get(caseId))!.row, [engineMessage('This case was closed after a long time without an answer.'), { ...engineMessage('private'), ephemeral: true }]);
     const sent = h.fake.calls.slice(from).filter(postIn(thread));
     expect(sent.map(textOf)).toEqual(['This case was closed after a long time without an answer.']);
     expect(bodyOf(sent[0]!).allowed_mentions).toMatchObject({ parse: [] });

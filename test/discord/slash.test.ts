@@ -21,8 +21,8 @@ async function openCase(log = onNvidia(sample('cf-0214').text)) {
   const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
   const thread = await h.fake.waitFor(threadFrom(HELP));
   const step = await h.fake.waitFor(postIn(thread.response.id));
-  await until(() => h.store.lastOpen('discord', ALICE.id) !== undefined && h.store.get(h.store.lastOpen('discord', ALICE.id)!)!.row.thread !== null);
-  return { p, reply, thread: thread.response.id as string, step: messageFrom(step), caseId: h.store.lastOpen('discord', ALICE.id)! };
+  await until(async () => await h.store.lastOpen('discord', ALICE.id) !== undefined && (await h.store.get((await h.store.lastOpen('discord', ALICE.id))!))!.row.thread !== null);
+  return { p, reply, thread: thread.response.id as string, step: messageFrom(step), caseId: (await h.store.lastOpen('discord', ALICE.id))! };
 }
 
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
@@ -49,7 +49,7 @@ describe('/comfyoom', () => {
     expect(bodyOf(stepCall).allowed_mentions).toMatchObject({ parse: [] });
     expect(step.components.flatMap((r: any) => r.components.map((b: any) => b.label))).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
 
-    expect(h.store.get(caseId)!.row).toMatchObject({ platform: 'discord', server: expect.any(String), channel: HELP, user_id: ALICE.id, thread, status: 'open' });
+    expect((await h.store.get(caseId))!.row).toMatchObject({ platform: 'discord', server: expect.any(String), channel: HELP, user_id: ALICE.id, thread, status: 'open' });
   });
 
   it('walks a case to a confirmed resolution, greying each answered step', async () => {
@@ -72,25 +72,25 @@ describe('/comfyoom', () => {
     expect(textOf(done)).toMatch(/fixed by/);
     expect(bodyOf(done).flags ?? 0).toBe(0);
 
-    const { row: stored, state } = h.store.get(caseId)!;
+    const { row: stored, state } = (await h.store.get(caseId))!;
     expect(stored).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolving_step: state.plan.steps[1], thread });
-    expect(h.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'answered', 'resolved']);
+    expect((await h.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'answered', 'resolved']);
   });
 
   it("answers a stranger's click privately and records nothing; a moderator's click counts", async () => {
     const { thread, step, caseId } = await openCase();
-    const before = h.store.records(caseId).length;
+    const before = (await h.store.records(caseId)).length;
     const bobP = press(h, step, button(h.fake.calls.find(postIn(thread))!, 'w'), { user: BOB });
     const reply = await h.fake.waitFor(callback(bobP));
     expect(reply.body).toMatchObject({ type: 4, data: { flags: 64, allowed_mentions: { parse: [] } } });
     expect(textOf(reply)).toMatch(/Only the person who opened this case/);
-    expect(h.store.records(caseId)).toHaveLength(before);
-    expect(h.store.get(caseId)!.row.status).toBe('open');
+    expect(await h.store.records(caseId)).toHaveLength(before);
+    expect((await h.store.get(caseId))!.row.status).toBe('open');
 
     const modP = press(h, step, button(h.fake.calls.find(postIn(thread))!, 's'), { user: MOD, moderator: true });
     expect((await h.fake.waitFor(callback(modP))).body.type).toBe(7);
     expect(textOf(await h.fake.waitFor(webhook(modP)))).toMatch(/Step 2 of/);
-    expect(h.store.records(caseId).length).toBeGreaterThan(before);
+    expect((await h.store.records(caseId)).length).toBeGreaterThan(before);
   });
 
   it('answers a stale button privately and changes nothing', async () => {
@@ -98,12 +98,12 @@ describe('/comfyoom', () => {
     const skip = button(h.fake.calls.find(postIn(thread))!, 's');
     const firstP = press(h, step, skip);
     await h.fake.waitFor(webhook(firstP));
-    const events = h.store.records(caseId).length;
+    const events = (await h.store.records(caseId)).length;
     const again = press(h, step, skip);
     const reply = await h.fake.waitFor(callback(again));
     expect(reply.body).toMatchObject({ type: 4, data: { flags: 64 } });
     expect(textOf(reply)).toMatch(/earlier question.*step 2 of/is);
-    expect(h.store.records(caseId)).toHaveLength(events);
+    expect(await h.store.records(caseId)).toHaveLength(events);
   });
 
   it('runs a case started inside a thread (a forum post) in that thread', async () => {
@@ -113,7 +113,7 @@ describe('/comfyoom', () => {
     expect(textOf(step)).toMatch(/Step 1 of/);
     expect(h.fake.calls.some((c) => c.path.endsWith('/threads'))).toBe(false);
     expect(h.fake.calls.some((c) => textOf(c).includes("can't open a thread"))).toBe(false);
-    expect(h.store.get(h.store.lastOpen('discord', ALICE.id)!)!.row).toMatchObject({ channel: thread, thread });
+    expect((await h.store.get((await h.store.lastOpen('discord', ALICE.id))!))!.row).toMatchObject({ channel: thread, thread });
   });
 
   it('answers in Chinese for a zh-CN user', async () => {
@@ -147,7 +147,7 @@ describe('/comfyoom', () => {
     expect(call.files[0]!.text).toMatch(new RegExp(`# ComfyOOM case ${caseId}`));
     expect(call.body).toMatchObject({ attachments: [{ id: '0' }], allowed_mentions: { parse: [] } });
     expect(textOf(call)).toMatch(/no more steps/);
-    expect(h.store.get(caseId)!.row.status).toBe('escalated');
+    expect((await h.store.get(caseId))!.row.status).toBe('escalated');
   });
 
   it('opens a modal when given nothing, and diagnoses a near-4000-character paste from it within limits', async () => {
@@ -193,7 +193,7 @@ describe('/comfyoom', () => {
     expect(bodyOf(note).flags).toBe(64);
     expect(textOf(note)).toMatch(/workflow\.zip is not a file type I read/);
     expect(h.fake.calls.some((c) => original(p)(c) && c.method === 'DELETE')).toBe(true);
-    expect(h.store.lastOpen('discord', ALICE.id)).toBeUndefined();
+    expect(await h.store.lastOpen('discord', ALICE.id)).toBeUndefined();
   });
 });
 

@@ -9,6 +9,7 @@ import type { Attachment } from '../../src/ingest/ingest.ts';
 import { OcrPool } from '../../src/ingest/ocr.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
@@ -21,7 +22,7 @@ const text = (m: Message[]) => m.flatMap((x) => x.blocks.map((b) => b.text)).joi
 
 function engine() {
   const db = openDb(join(mkdtempSync(join(tmpdir(), 'img-')), 'cases.db'));
-  return { db, engine: new Engine({ kb, store: new CaseStore(db), ocr }) };
+  return { db, engine: new Engine({ kb, store: new CaseStore(sqliteSql(db)), ocr }) };
 }
 
 describe('screenshots and files', () => {

@@ -7,6 +7,7 @@ import { Engine } from '../../src/conversation/engine.ts';
 import type { Block, Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { kb } from '../helpers/kb.ts';
@@ -24,7 +25,7 @@ const fences = (s: string) => s.match(/```/g)?.length ?? 0;
 
 describe('toBlockKit', () => {
   it('translates a real diagnosis and step: header, sections, fields, code, context and buttons', async () => {
-    const engine = new Engine({ kb, store: new CaseStore(openDb(':memory:')) });
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(':memory:'))) });
     const [diagnosis, step] = await engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
     const d = kit(diagnosis!);
     expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context', 'actions']);

@@ -95,8 +95,8 @@ describe('Slack over HTTP', () => {
     expect(step1.args.thread_ts).toBe(thread);
     expect(headerOf(step1)).toMatch(/^Step 1 of/);
     expect(hasButtons(step1)).toBe(true);
-    const caseId = bot.store.caseInThread('slack', thread)!;
-    expect(bot.store.get(caseId)!.row).toMatchObject({ platform: 'slack', server: 'T0TEAM', channel: CHANNEL, user_id: ALICE, thread, status: 'open' });
+    const caseId = (await bot.store.caseInThread('slack', thread))!;
+    expect((await bot.store.get(caseId))!.row).toMatchObject({ platform: 'slack', server: 'T0TEAM', channel: CHANNEL, user_id: ALICE, thread, status: 'open' });
 
     await click(step1, 'Still failing', ALICE);
     const update = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step1.result.ts, 'the answered step');
@@ -116,9 +116,9 @@ describe('Slack over HTTP', () => {
     expect(done.args.thread_ts).toBe(thread);
     await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step2.result.ts);
 
-    const { row, state } = bot.store.get(caseId)!;
+    const { row, state } = (await bot.store.get(caseId))!;
     expect(row).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolving_step: state.plan.steps[1] });
-    expect(bot.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'answered', 'resolved']);
+    expect((await bot.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'answered', 'resolved']);
     expect(fake.of('chat.postEphemeral')).toHaveLength(0);
   });
 
@@ -143,14 +143,14 @@ describe('Slack over HTTP', () => {
     expect(headerOf(diagnosis)).toMatch(/VAE/);
     const step1 = await nthPost(2);
     expect(step1.args.thread_ts).toBe(diagnosis.result.ts);
-    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
-    expect(bot.store.get(caseId)!.row.category).toBe('oom_gpu_vae');
+    const caseId = (await bot.store.caseInThread('slack', diagnosis.result.ts))!;
+    expect((await bot.store.get(caseId))!.row.category).toBe('oom_gpu_vae');
   });
 
   it('ignores a stale button and a stranger privately, and takes a helper’s answer', async () => {
     await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
     const step1 = await nthPost(2);
-    const caseId = bot.store.caseInThread('slack', posts()[0]!.result.ts)!;
+    const caseId = (await bot.store.caseInThread('slack', posts()[0]!.result.ts))!;
 
     await click(step1, 'Skip', ALICE);
     const step2 = await nthPost(3, 'step 2');
@@ -171,7 +171,7 @@ describe('Slack over HTTP', () => {
     expect(eventCount()).toBe(events);
     expect(fake.of('chat.update')).toHaveLength(updates);
     expect(posts()).toHaveLength(3);
-    expect(bot.store.get(caseId)!.row.status).toBe('open');
+    expect((await bot.store.get(caseId))!.row.status).toBe('open');
 
     await click(step2, 'Skip', HELPER);
     const step3 = await nthPost(4, 'step 3 after the helper');
@@ -185,8 +185,8 @@ describe('Slack over HTTP', () => {
     const diagnosis = await nthPost(1);
     await nthPost(2);
     expect(headerOf(diagnosis)).toMatch(/don't match|mat1/i);
-    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
-    expect(bot.store.get(caseId)!.row.category).toBe('not_oom');
+    const caseId = (await bot.store.caseInThread('slack', diagnosis.result.ts))!;
+    expect((await bot.store.get(caseId))!.row.category).toBe('not_oom');
 
     await slash(BOB, 'my comfyui is slow today, any idea?');
     const answer = await fake.waitForResponse();
@@ -219,8 +219,8 @@ describe('Slack over HTTP', () => {
     await bot.stop();
 
     bot = await startBot(fake, { path });
-    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
-    await bot.adapter.deliver(bot.store.get(caseId)!.row, [{ caseId, blocks: [{ kind: 'text', text: 'This case was closed.' }] }]);
+    const caseId = (await bot.store.caseInThread('slack', diagnosis.result.ts))!;
+    await bot.adapter.deliver((await bot.store.get(caseId))!.row, [{ caseId, blocks: [{ kind: 'text', text: 'This case was closed.' }] }]);
     await nthPost(3);
     const retired = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step1.result.ts, 'the retired step');
     expect(hasButtons(retired)).toBe(false);
@@ -256,7 +256,7 @@ describe('Slack over HTTP', () => {
     expect(diagnosis.at - limited()!.at).toBeGreaterThanOrEqual(950);
     const step1 = await nthPost(2);
     expect(step1.args.thread_ts).toBe(diagnosis.result.ts);
-    expect(bot.store.caseInThread('slack', diagnosis.result.ts)).toBeDefined();
+    expect(await bot.store.caseInThread('slack', diagnosis.result.ts)).toBeDefined();
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
@@ -267,8 +267,8 @@ describe('Slack over HTTP', () => {
     await until(() => bot.log.errors().length > 0, 'the logged failure');
     await settle();
     expect(bot.log.errors().join('\n')).toMatch(/could not post for case/);
-    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
-    expect(bot.store.get(caseId)!.row.status).toBe('open');
+    const caseId = (await bot.store.caseInThread('slack', diagnosis.result.ts))!;
+    expect((await bot.store.get(caseId))!.row.status).toBe('open');
 
     await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ?`, ts: newTs(), thread_ts: diagnosis.result.ts })), 'json');
     const again = await nthPost(2, 'the question shown again');
@@ -308,9 +308,9 @@ describe('Slack over HTTP', () => {
     expect(fake.of('conversations.replies')[0]!.args).toMatchObject({ channel: CHANNEL, ts: parent, limit: '1' });
     expect(diagnosis.args.thread_ts).toBe(parent);
     expect(headerOf(diagnosis)).toMatch(/VAE/);
-    const caseId = bot.store.caseInThread('slack', parent)!;
+    const caseId = (await bot.store.caseInThread('slack', parent))!;
     // The case belongs to the person with the error, who runs the steps.
-    expect(bot.store.get(caseId)!.row.user_id).toBe(ALICE);
+    expect((await bot.store.get(caseId))!.row.user_id).toBe(ALICE);
     await nthPost(2);
 
     // Chat in the thread is left alone, from anyone.
@@ -324,7 +324,7 @@ describe('Slack over HTTP', () => {
     expect(after.args.thread_ts).toBe(parent);
     expect(blockText(after)).toMatch(/no longer an out-of-memory error/);
     expect(headerOf(await nthPost(4, 'what the new error is'))).toMatch(/don't match|mat1/i);
-    expect(bot.store.get(caseId)!.row).toMatchObject({ status: 'resolved', resolution: 'assumed' });
+    expect((await bot.store.get(caseId))!.row).toMatchObject({ status: 'resolved', resolution: 'assumed' });
     // The old step's buttons were taken away when the case moved on.
     await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === posts()[1]!.result.ts);
   });
@@ -362,8 +362,8 @@ describe('Slack over HTTP', () => {
     const diagnosis = await nthPost(1);
     await nthPost(2);
     await settle();
-    const caseId = bot.store.caseInThread('slack', diagnosis.result.ts)!;
-    await bot.adapter.deliver(bot.store.get(caseId)!.row, [{ caseId, blocks: [{ kind: 'text', text: 'This case was closed.' }] }]);
+    const caseId = (await bot.store.caseInThread('slack', diagnosis.result.ts))!;
+    await bot.adapter.deliver((await bot.store.get(caseId))!.row, [{ caseId, blocks: [{ kind: 'text', text: 'This case was closed.' }] }]);
     const notice = await nthPost(3);
     expect(notice.args).toMatchObject({ channel: CHANNEL, thread_ts: diagnosis.result.ts });
     // The question it replaces can no longer be answered.
@@ -414,8 +414,8 @@ describe('Slack over HTTP', () => {
     await post(bot, interactive(shortcutPayload(fake, HELPER, { ts, user: ALICE, text: slackText(onNvidia(sample('cf-0214').text)) })), 'form');
     const diagnosis = await nthPost(1);
     expect(diagnosis.args.thread_ts).toBe(ts);
-    const caseId = bot.store.caseInThread('slack', ts)!;
-    expect(bot.store.get(caseId)!.row.user_id).toBe(ALICE);
+    const caseId = (await bot.store.caseInThread('slack', ts))!;
+    expect((await bot.store.get(caseId))!.row.user_id).toBe(ALICE);
 
     await post(bot, interactive(shortcutPayload(fake, BOB, { ts: newTs(), user: BOB, text: 'lunch anyone?' })), 'form');
     const refusal = await fake.waitForResponse();
@@ -469,7 +469,7 @@ describe('Slack over HTTP', () => {
     expect(complete.args.files[0].title).toMatch(/^comfyoom-.*\.md$/);
     expect(fake.uploads[0]!.bytes).toBeGreaterThan(50);
     const caseId = bot.db.prepare('SELECT id FROM cases WHERE thread = ?').pluck().get(thread) as string;
-    expect(bot.store.get(caseId)!.row.status).toBe('escalated');
+    expect((await bot.store.get(caseId))!.row.status).toBe('escalated');
   });
 
   it('tells the user when it cannot post in the channel', async () => {

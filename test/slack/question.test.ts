@@ -46,7 +46,7 @@ async function openCase(log: string, user = ALICE) {
   await post(bot, form(slashPayload(fake, user, slackText(log))), 'form');
   const thread = (await nthPost(1, 'the diagnosis')).result.ts as string;
   const question = await nthPost(2, 'the question');
-  return { thread, question, caseId: bot.store.caseInThread('slack', thread)! };
+  return { thread, question, caseId: (await bot.store.caseInThread('slack', thread))! };
 }
 
 describe('the question before the first step, on Slack', () => {
@@ -68,10 +68,10 @@ describe('the question before the first step, on Slack', () => {
     await click(stage, 'A loader (checkpoint, UNet, CLIP)', ALICE);
     expect(blockText(await nthPost(5))).toMatch(/So this is: Out of GPU memory while loading/);
     expect(headerOf(await nthPost(6, 'step 1'))).toMatch(/^Step 1 of/);
-    const { row, state } = bot.store.get(caseId)!;
+    const { row, state } = (await bot.store.get(caseId))!;
     expect(row).toMatchObject({ entry: 'gpu-oom-model-load', category: 'oom_gpu_model_load' });
     expect(JSON.parse(row.facts)).toMatchObject({ gpuVendor: 'nvidia', stage: 'model_load' });
-    expect(replay(bot.store.records(caseId))).toEqual(state);
+    expect(replay(await bot.store.records(caseId))).toEqual(state);
   });
 
   it("refuses a stranger's and a stale click privately, changing nothing; a helper's counts", async () => {
@@ -79,16 +79,16 @@ describe('the question before the first step, on Slack', () => {
     await click(question, 'VAE Decode/Encode', BOB);
     const stranger = await fake.waitFor((c) => c.method === 'chat.postEphemeral' && c.args.user === BOB, 'the stranger note');
     expect(blockText(stranger)).toMatch(/Only the person who opened this case.*current question is: Which node was running/);
-    expect(bot.store.records(caseId).map((r) => r.type)).toEqual(['opened', 'asked']);
+    expect((await bot.store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked']);
 
     await click(question, "I don't know", HELPER);
     expect(headerOf(await nthPost(4, 'step 1'))).toMatch(/^Step 1 of/);
-    const events = bot.store.records(caseId).length;
+    const events = (await bot.store.records(caseId)).length;
     await click(question, 'VAE Decode/Encode', ALICE);
     const stale = await fake.waitFor((c) => c.method === 'chat.postEphemeral' && c.args.user === ALICE, 'the stale note');
     expect(blockText(stale)).toMatch(/earlier question/);
-    expect(bot.store.records(caseId)).toHaveLength(events);
-    expect(bot.store.get(caseId)!.row.entry).toBe('gpu-oom-other');
+    expect(await bot.store.records(caseId)).toHaveLength(events);
+    expect((await bot.store.get(caseId))!.row.entry).toBe('gpu-oom-other');
   });
 
   it("takes the node's name typed in the case thread by its owner, and no one else's", async () => {
@@ -105,14 +105,14 @@ describe('the question before the first step, on Slack', () => {
     expect(headerOf(await nthPost(4))).toMatch(/^Step 1 of/);
     // The question's buttons went when the case moved on.
     await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === question.result.ts && !hasButtons(c), 'the retired question');
-    expect(bot.store.records(caseId).filter((r) => r.type === 'clarified')).toEqual([expect.objectContaining({ choice: 'vae', typed: true, node: 'VAEDecode' })]);
+    expect((await bot.store.records(caseId)).filter((r) => r.type === 'clarified')).toEqual([expect.objectContaining({ choice: 'vae', typed: true, node: 'VAEDecode' })]);
   });
 
   it('takes the answer in a mention in the case thread too', async () => {
     const { thread, caseId } = await openCase(BARE_OOM);
     await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> AMD`, ts: newTs(), thread_ts: thread })), 'json');
     expect(headerOf(await nthPost(4, 'step 1 of the AMD plan'))).toMatch(/^Step 1 of/);
-    expect(bot.store.get(caseId)!.row.entry).toBe('amd-hip-oom');
+    expect((await bot.store.get(caseId))!.row.entry).toBe('amd-hip-oom');
   });
 
   it('asks in Chinese for a zh-CN Slack locale', async () => {

@@ -75,7 +75,7 @@ describe('Slack over Socket Mode', () => {
     const update = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === step1.result.ts);
     expect(hasButtons(update)).toBe(false);
     const caseId = bot.db.prepare('SELECT id FROM cases WHERE thread = ?').pluck().get(diagnosis.result.ts) as string;
-    expect(bot.store.get(caseId)!.row).toMatchObject({ status: 'resolved', resolution: 'confirmed', user_id: ALICE });
+    expect((await bot.store.get(caseId))!.row).toMatchObject({ status: 'resolved', resolution: 'confirmed', user_id: ALICE });
   });
 
   it('answers a stranger’s click privately over the socket', async () => {

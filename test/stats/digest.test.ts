@@ -9,19 +9,20 @@ import { step } from '../../src/conversation/machine.ts';
 import { loadKb } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 
 const kb = loadKb();
 const NOW = Date.UTC(2026, 2, 12, 9);
 
 describe('weeklyDigest', () => {
   it('is built once per server and week, from that server’s cases only', async () => {
-    const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'digest-')), 'cases.db')));
+    const store = new CaseStore(sqliteSql(openDb(join(mkdtempSync(join(tmpdir(), 'digest-')), 'cases.db'))));
     const plan = { entry: 'gpu-oom-vae', category: 'oom_gpu_vae', steps: ['tiled-vae-decode', 'reduce-workload'] };
     for (const [id, server, fixed] of [['a', 'G1', true], ['b', 'G1', false], ['c', 'G2', true]] as const) {
       let t = step(undefined, { kind: 'open', at: NOW - 86_400_000, caseId: id, owner: 'u', lang: 'en', plan });
-      store.create({ id, platform: 'discord', server, userId: 'u', createdAt: NOW - 86_400_000, category: plan.category, entry: plan.entry, kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true }, t.records, t.state!);
+      await store.create({ id, platform: 'discord', server, userId: 'u', createdAt: NOW - 86_400_000, category: plan.category, entry: plan.entry, kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true }, t.records, t.state!);
       t = step(t.state, { kind: 'action', at: NOW, offer: 1, action: fixed ? 'worked' : 'stop', actor: 'u', moderator: false });
-      store.append(id, t.records, t.state!);
+      await store.append(id, t.records, t.state!);
     }
     const engine = new Engine({ kb, store, now: () => NOW });
     const digest = await engine.weeklyDigest('discord', 'G1');

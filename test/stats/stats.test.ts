@@ -1,21 +1,24 @@
 // Stats from the counters written with the events: per-entry funnels that agree with the per-step
 // figures written independently, cases per week, unknown errors by fingerprint and week, the
-// learned order, CSV, the chart, and the CLI around them; on real SQLite files.
+// learned order, CSV, the chart, and the CLI around them; on real SQLite files and a real
+// PostgreSQL server.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { step } from '../../src/conversation/machine.ts';
 import { loadKb } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openStore, type StoreLocation } from '../../src/store/open.ts';
+import type { Sql } from '../../src/store/sql.ts';
 import { computeStats, formatStats } from '../../src/store/stats.ts';
 import { buildStats, kbNames, statsCsv } from '../../src/stats/report.ts';
 import { statsChart } from '../../src/stats/chart.ts';
 import { playCase, rng, storeCase } from '../store/simulate.ts';
+import { describeStores } from '../helpers/stores.ts';
 
 const kb = loadKb();
 const tmp = mkdtempSync(join(tmpdir(), 'stats-'));
@@ -23,18 +26,18 @@ const DAY = 86_400_000;
 /** 2026-03-02, a Monday. */
 const MONDAY = Date.UTC(2026, 2, 2);
 
-function filled(path: string) {
-  const db = openDb(path);
+async function filled(where: StoreLocation) {
+  const db = await openStore(where);
   const store = new CaseStore(db);
   const r = rng(42);
   for (let i = 0; i < 300; i++) {
     const at = MONDAY + Math.floor(r() * 21 * DAY);
-    storeCase(store, { id: `c${i}`, platform: 'discord', server: i % 3 ? 'G1' : 'G2', userId: `u${i % 40}`, createdAt: at, facts: {}, paste: 'p' }, playCase(r, `c${i}`, `u${i % 40}`, at));
+    await storeCase(store, { id: `c${i}`, platform: 'discord', server: i % 3 ? 'G1' : 'G2', userId: `u${i % 40}`, createdAt: at, facts: {}, paste: 'p' }, playCase(r, `c${i}`, `u${i % 40}`, at));
   }
   // An error the kb did not know, on G2 only.
   const plan = { entry: 'unrecognized-error', category: 'not_oom', steps: ['share-full-log'] };
   const t = step(undefined, { kind: 'open', at: MONDAY + DAY, caseId: 'x1', owner: 'u', lang: 'en', plan });
-  store.create(
+  await store.create(
     { id: 'x1', platform: 'discord', server: 'G2', userId: 'u', createdAt: MONDAY + DAY, category: 'not_oom', entry: plan.entry, kbVersion: 'v', facts: { exception: { type: 'KeyError', message: "'model.diffusion_model.input_blocks.0.0.weight' at C:\\Users\\<user>\\x 42" } }, paste: 'KeyError: redacted paste', fingerprint: 'abc123def456', recognized: false },
     t.records,
     t.state!,
@@ -42,11 +45,14 @@ function filled(path: string) {
   return { db, store };
 }
 
-describe('stats from the counters written with the events', () => {
-  const { db } = filled(join(tmp, 'filled.db'));
+describeStores('stats from the counters written with the events', ({ fresh }) => {
+  let db: Sql;
+  beforeAll(async () => {
+    db = (await filled(await fresh())).db;
+  });
 
-  it('gives per-entry funnels that add up to the per-step figures kept separately', () => {
-    const s = computeStats(db);
+  it('gives per-entry funnels that add up to the per-step figures kept separately', async () => {
+    const s = await computeStats(db);
     for (const st of s.steps) {
       const funnel = s.funnel.flatMap((f) => f.steps.filter((x) => x.step === st.step));
       expect(funnel.reduce((n, x) => n + x.fixed, 0)).toBe(st.resolvedConfirmed);
@@ -61,36 +67,35 @@ describe('stats from the counters written with the events', () => {
     for (const f of s.funnel) for (const st of f.steps) expect(st.offered).toBeGreaterThanOrEqual(st.fixed);
   });
 
-  it('counts cases per week by outcome, weeks starting on Monday, adding up to the total', () => {
-    const s = computeStats(db);
+  it('counts cases per week by outcome, weeks starting on Monday, adding up to the total', async () => {
+    const s = await computeStats(db);
     expect(s.weeks.map((w) => w.week)).toEqual(['2026-03-02', '2026-03-09', '2026-03-16']);
     const total = s.weeks.reduce((n, w) => n + w.resolvedConfirmed + w.resolvedAssumed + w.escalated + w.abandoned + w.cancelled + w.open, 0);
     expect(total).toBe(s.cases);
     expect(s.weeks.reduce((n, w) => n + w.resolvedConfirmed, 0)).toBe(s.entries.reduce((n, e) => n + e.resolvedConfirmed, 0));
   });
 
-  it('scopes funnels and unknown errors to one server: no other server’s error text or counts', () => {
-    const g1 = computeStats(db, { scope: { platform: 'discord', server: 'G1' } });
-    const g2 = computeStats(db, { scope: { platform: 'discord', server: 'G2' } });
-    const all = computeStats(db);
+  it('scopes funnels and unknown errors to one server: no other server’s error text or counts', async () => {
+    const g1 = await computeStats(db, { scope: { platform: 'discord', server: 'G1' } });
+    const g2 = await computeStats(db, { scope: { platform: 'discord', server: 'G2' } });
+    const all = await computeStats(db);
     const offered = (s: typeof all) => s.funnel.flatMap((f) => f.steps).reduce((n, x) => n + x.offered, 0);
     expect(offered(g1) + offered(g2)).toBe(offered(all));
     expect(g1.unrecognized).toEqual([]);
     expect(g2.unrecognized).toEqual([{ fingerprint: 'abc123def456', cases: 1, entry: 'unrecognized-error', example: expect.stringContaining('input_blocks'), weeks: [{ week: '2026-03-02', cases: 1 }] }]);
   });
 
-  it('keeps counting the funnels of forgotten cases: the counters name nobody', () => {
-    const path = join(tmp, 'forget.db');
-    const { db: own, store } = filled(path);
-    const before = computeStats(own);
-    for (let u = 0; u < 40; u++) store.forgetUser(`u${u}`);
-    const after = computeStats(own);
+  it('keeps counting the funnels of forgotten cases: the counters name nobody', async () => {
+    const { db: own, store } = await filled(await fresh());
+    const before = await computeStats(own);
+    for (let u = 0; u < 40; u++) await store.forgetUser(`u${u}`);
+    const after = await computeStats(own);
     expect(after.funnel).toEqual(before.funnel);
     expect(after.weeks).toEqual(before.weeks);
   });
 
-  it('lists the learned order per entry with its evidence, in text and CSV', () => {
-    const s = buildStats(db, {}, kb, 'auto');
+  it('lists the learned order per entry with its evidence, in text and CSV', async () => {
+    const s = await buildStats(db, {}, kb, 'auto');
     const text = formatStats(s);
     expect(text).toMatch(/Steps per entry \(offered \/ tried \/ fixed confirmed/);
     expect(text).toMatch(/Cases per week/);
@@ -104,7 +109,7 @@ describe('stats from the counters written with the events', () => {
   });
 
   it('draws the chart as a PNG, labels in Chinese drawn with the bundled font (no boxes)', async () => {
-    const s = buildStats(db, {}, kb);
+    const s = await buildStats(db, {}, kb);
     const png = statsChart(s, 'zh', kbNames(kb, 'zh'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     const img = await loadImage(png);
@@ -124,45 +129,54 @@ describe('stats from the counters written with the events', () => {
 });
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
-const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 
-describe('comfyoom stats, kb draft and order', () => {
-  const path = join(tmp, 'cli.db');
-  filled(path).db.close();
+describeStores('comfyoom stats, kb draft and order', ({ fresh }) => {
+  /** The store as the CLI is told of it: --db for a file, COMFYOOM_DATABASE_URL for a server. */
+  let where: StoreLocation;
+  const run = (args: string[], store = true) =>
+    spawnSync(process.execPath, [bin, ...args, ...(where.databaseUrl || !store ? [] : ['--db', where.db])], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, COMFYOOM_DATABASE_URL: where.databaseUrl ?? '' },
+    });
+  beforeAll(async () => {
+    where = await fresh();
+    await (await filled(where)).db.close();
+  });
 
   it('writes the chart, prints CSV, and shows the learned order', () => {
     const png = join(tmp, 'stats.png');
-    const r = run(['stats', '--chart', png, '--lang', 'zh', '--db', path]);
+    const r = run(['stats', '--chart', png, '--lang', 'zh']);
     expect(r.stderr).toBe('');
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
     expect(r.stdout).toMatch(/Steps per entry/);
-    expect(run(['stats', '--csv', '--db', path]).stdout.split('\n')[0]).toBe('section,entry,step,week,fingerprint,measure,value');
-    expect(run(['stats', '--lang', 'fr', '--db', path]).stderr).toMatch(/--lang must be en or zh/);
+    expect(run(['stats', '--csv']).stdout.split('\n')[0]).toBe('section,entry,step,week,fingerprint,measure,value');
+    expect(run(['stats', '--lang', 'fr']).stderr).toMatch(/--lang must be en or zh/);
   });
 
   it('drafts a signature and entry from an unknown error that pass kb lint, with its redacted pastes as fixtures, in a folder the loader ignores', () => {
     const out = join(tmp, 'drafts');
-    const r = run(['kb', 'draft', 'abc123def456', '--out', out, '--db', path]);
+    const r = run(['kb', 'draft', 'abc123def456', '--out', out]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/draft written to .*abc123def456 \(signature draft_abc123def456, entry draft-abc123def456, 1 fixture of 1 case\); kb lint passes/);
     const dir = join(out, 'abc123def456');
     expect(readdirSync(dir).sort()).toEqual(['entries', 'fixtures.jsonl', 'signature.yaml']);
     expect(readFileSync(join(dir, 'entries', 'draft-abc123def456.yaml'), 'utf8')).toMatch(/^# DRAFT[\s\S]*title:\n {2}en: "?DRAFT: KeyError/);
     expect(JSON.parse(readFileSync(join(dir, 'fixtures.jsonl'), 'utf8'))).toMatchObject({ id: 'draft-abc123def456-1', category: 'not_oom', text: 'KeyError: redacted paste' });
-    expect(run(['kb', 'lint', '--with', dir]).stdout).toMatch(/kb ok with the draft/);
+    expect(run(['kb', 'lint', '--with', dir], false).stdout).toMatch(/kb ok with the draft/);
     // Only the asking server's cases: G1 never saw this error.
-    expect(run(['kb', 'draft', 'abc123def456', '--out', out, '--db', path, '--server', 'G1']).stderr).toMatch(/no unrecognized case has the fingerprint abc123def456 on server G1/);
+    expect(run(['kb', 'draft', 'abc123def456', '--out', out, '--server', 'G1']).stderr).toMatch(/no unrecognized case has the fingerprint abc123def456 on server G1/);
     // A draft inside the kb folder is not loaded.
-    const kbCopy = join(tmp, 'kb-with-drafts');
+    const kbCopy = join(mkdtempSync(join(tmp, 'kb-')), 'kb-with-drafts');
     spawnSync('cp', ['-r', fileURLToPath(new URL('../../kb', import.meta.url)), kbCopy]);
-    run(['kb', 'draft', 'abc123def456', '--out', join(kbCopy, 'drafts'), '--db', path]);
+    run(['kb', 'draft', 'abc123def456', '--out', join(kbCopy, 'drafts')]);
     expect(existsSync(join(kbCopy, 'drafts', 'abc123def456', 'signature.yaml'))).toBe(true);
     expect(loadKb(kbCopy).entries.map((e) => e.id)).toEqual(kb.entries.map((e) => e.id));
   });
 
   it('pins and unpins a step for moderators, refusing a step the entry does not have', () => {
-    expect(run(['order', 'pin', 'gpu-oom-vae', 'reduce-workload', '--at', '1', '--db', path]).stdout).toMatch(/reduce-workload is pinned in gpu-oom-vae at place 1/);
-    expect(run(['order', 'pin', 'gpu-oom-vae', 'lowvram', '--db', path]).stderr).toMatch(/has no step "lowvram"/);
-    expect(run(['order', 'unpin', 'gpu-oom-vae', 'reduce-workload', '--db', path]).stdout).toMatch(/no longer pinned/);
+    expect(run(['order', 'pin', 'gpu-oom-vae', 'reduce-workload', '--at', '1']).stdout).toMatch(/reduce-workload is pinned in gpu-oom-vae at place 1/);
+    expect(run(['order', 'pin', 'gpu-oom-vae', 'lowvram']).stderr).toMatch(/has no step "lowvram"/);
+    expect(run(['order', 'unpin', 'gpu-oom-vae', 'reduce-workload']).stdout).toMatch(/no longer pinned/);
   });
 });

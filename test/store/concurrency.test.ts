@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/conversation/machine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, readMigrations } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { playCase, rng, storeCase } from './simulate.ts';
@@ -88,9 +89,9 @@ describe('many processes on one database', () => {
   it('runs chats, stats, forget and writers side by side without losing an answer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'busy-'));
     const path = join(dir, 'cases.db');
-    const seed = new CaseStore(openDb(path));
+    const seed = new CaseStore(sqliteSql(openDb(path)));
     const r = rng(7);
-    for (let i = 0; i < 3; i++) storeCase(seed, { id: `ghost-${i}`, platform: 'discord', userId: 'ghost', createdAt: Date.now(), facts: {}, paste: 'ghost paste' }, playCase(r, `ghost-${i}`, 'ghost', Date.now()));
+    for (let i = 0; i < 3; i++) await storeCase(seed, { id: `ghost-${i}`, platform: 'discord', userId: 'ghost', createdAt: Date.now(), facts: {}, paste: 'ghost paste' }, playCase(r, `ghost-${i}`, 'ghost', Date.now()));
     seed.db.close();
 
     const goFile = join(dir, 'go');
@@ -123,12 +124,12 @@ describe('many processes on one database', () => {
     const store = new CaseStore(db);
     const ids = (where: string) => db.prepare(`SELECT id FROM cases WHERE ${where}`).pluck().all() as string[];
     // Every case is whole: its stored state is exactly what its stored events add up to.
-    for (const id of ids('1')) expect(replay(store.records(id)), id).toEqual(store.get(id)!.state);
+    for (const id of ids('1')) expect(replay(await store.records(id)), id).toEqual((await store.get(id))!.state);
     const chatCases = ids("platform = 'terminal'");
     expect(chatCases).toHaveLength(2 * CASES);
     for (const id of chatCases) {
-      expect(store.get(id)!.row.status).toBe('cancelled');
-      expect(store.records(id).map((x) => x.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'cancelled']);
+      expect((await store.get(id))!.row.status).toBe('cancelled');
+      expect((await store.records(id)).map((x) => x.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered', 'cancelled']);
     }
     for (const [i, tag] of ['alpha', 'bravo'].entries()) {
       const n = Number(/wrote (\d+)/.exec(wrote[i]!.stdout)![1]);

@@ -37,7 +37,7 @@ describe('the SQLite store', () => {
     db.close();
   });
 
-  it('backfills the stats aggregates of an old database so stats match a new one', () => {
+  it('backfills the stats aggregates of an old database so stats match a new one', async () => {
     // One conversation, as records: offered, failed (same), offered, worked.
     const plan = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram'] };
     let t = step(undefined, { kind: 'open', at: 1000, caseId: 'k1', owner: 'u', lang: 'en', plan });
@@ -62,28 +62,28 @@ describe('the SQLite store', () => {
     old.close();
     const upgraded = openDb(path);
 
-    expect(computeStats(upgraded)).toEqual(computeStats(fresh));
-    expect(computeStats(fresh)).toMatchObject({ medianStepsToResolution: 2, medianMinutesToResolution: 1 });
-    expect(computeStats(fresh).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
+    expect(await computeStats(upgraded)).toEqual(await computeStats(fresh));
+    expect(await computeStats(fresh)).toMatchObject({ medianStepsToResolution: 2, medianMinutesToResolution: 1 });
+    expect((await computeStats(fresh)).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
   });
 
-  it('keeps a row per question asked with its answer, written with the events and forgotten with the case', () => {
+  it('keeps a row per question asked with its answer, written with the events and forgotten with the case', async () => {
     const db = openDb(tmpDb());
     const store = new CaseStore(db);
     const generic = { entry: 'gpu-oom-other', category: 'oom_gpu_other', steps: ['reduce-workload'] };
     const sampling = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload'] };
     const opened = step(undefined, { kind: 'open', at: 1000, caseId: 'k1', owner: 'u', lang: 'en', plan: generic, question: 'stage' });
     const newCase = { id: 'k1', platform: 'terminal', userId: 'u', createdAt: 1000, category: 'oom_gpu_other', entry: 'gpu-oom-other', kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true };
-    store.create(newCase, opened.records, opened.state!);
+    await store.create(newCase, opened.records, opened.state!);
     const questions = () => db.prepare('SELECT question, created_at AS createdAt, choice, typed FROM case_questions').all();
     expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: null, typed: 0 }]);
 
     const answered = step(opened.state, { kind: 'clarify', at: 2000, offer: 1, question: 'stage', choice: 'sampling', typed: true, node: 'KSampler', plan: sampling, actor: 'u', moderator: false });
-    store.append('k1', answered.records, answered.state!, { diagnosis: { category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: { stage: 'sampling' } } });
+    await store.append('k1', answered.records, answered.state!, { diagnosis: { category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: { stage: 'sampling' } } });
     expect(questions()).toEqual([{ question: 'stage', createdAt: 1000, choice: 'sampling', typed: 1 }]);
-    expect(store.get('k1')!.row).toMatchObject({ category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: '{"stage":"sampling"}' });
+    expect((await store.get('k1'))!.row).toMatchObject({ category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', facts: '{"stage":"sampling"}' });
 
-    store.forgetUser('u');
+    await store.forgetUser('u');
     expect(questions()).toEqual([]);
   });
 

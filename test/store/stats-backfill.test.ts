@@ -15,12 +15,12 @@ const counters = (db: ReturnType<typeof openDb>) => ({
 });
 
 describe('migration 008', () => {
-  it('backfills the step counters from the events, equal to what the store writes as it goes', () => {
+  it('backfills the step counters from the events, equal to what the store writes as it goes', async () => {
     const fresh = openDb(tmpDb());
     const old = openDb(tmpDb(), { migrateUpTo: 7 });
     const r = rng(8);
     const cases = Array.from({ length: 120 }, (_, i) => ({ i, at: 1_700_000_000_000 + i * 3_600_000, transitions: playCase(r, `c${i}`, `u${i % 9}`, 1_700_000_000_000 + i * 3_600_000) }));
-    for (const c of cases) storeCase(new CaseStore(fresh), { id: `c${c.i}`, platform: 'slack', server: 'T1', userId: `u${c.i % 9}`, createdAt: c.at, facts: {}, paste: 'p' }, c.transitions);
+    for (const c of cases) await storeCase(new CaseStore(fresh), { id: `c${c.i}`, platform: 'slack', server: 'T1', userId: `u${c.i % 9}`, createdAt: c.at, facts: {}, paste: 'p' }, c.transitions);
     // The same cases as a database from before migration 008 holds them: rows and events only.
     const insertEvent = old.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of cases) {

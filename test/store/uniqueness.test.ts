@@ -142,7 +142,7 @@ describeStores('the store', ({ fresh }) => {
       await create(store, 'd2', { server: 'g2', recognized: false, fingerprint: 'same', userId: 'w' });
       await create(store, 's1', { platform: 'slack', server: 'T1' });
       await create(store, 't1', { platform: 'terminal', server: undefined, userId: 'w' });
-      const stats = (scope = {}) => computeStats(store.sql, { scope });
+      const stats = async (scope = {}) => await computeStats(store.sql, { scope });
       expect((await stats()).cases).toBe(4);
       const g1 = await stats({ platform: 'discord', server: 'g1' });
       expect(g1.cases).toBe(1);

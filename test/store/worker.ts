@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { playCase, rng, storeCase } from './simulate.ts';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -34,12 +35,12 @@ if (mode === 'open') {
   });
 } else if (mode === 'write') {
   const [stop, path, tag] = args as [string, string, string];
-  const store = new CaseStore(openDb(path));
+  const store = new CaseStore(sqliteSql(openDb(path)));
   const r = rng(tag.length * 7919 + tag.charCodeAt(tag.length - 1));
   started(go);
   let n = 0;
   for (; !existsSync(stop); n++) {
-    storeCase(store, { id: `${tag}-${n}`, platform: 'test', userId: tag, createdAt: Date.now(), facts: {}, paste: `paste of ${tag}` }, playCase(r, `${tag}-${n}`, tag, Date.now()));
+    await storeCase(store, { id: `${tag}-${n}`, platform: 'test', userId: tag, createdAt: Date.now(), facts: {}, paste: `paste of ${tag}` }, playCase(r, `${tag}-${n}`, tag, Date.now()));
     sleep(10); // leaves the chats some CPU on a small machine, but keeps the lock contended
   }
   store.db.close();
