@@ -10,6 +10,8 @@ import { startSlack } from '../src/adapters/slack/bot.ts';
 import type { RunningAdapter } from '../src/app/bots.ts';
 import { openApp } from '../src/app/context.ts';
 import { defaultThreads } from '../src/conversation/pool.ts';
+import { sql } from 'kysely';
+import { first } from '../src/store/sql.ts';
 
 export type ToBot =
   | { start: { platform: 'slack'; api: string; db: string; botToken: string; signingSecret: string } }
@@ -34,7 +36,7 @@ const RESOLUTION_MS = 2;
 
 const tell = (m: FromBot, then?: () => void) => process.send!(m, undefined, {}, then);
 
-let app: ReturnType<typeof openApp> | undefined;
+let app: Awaited<ReturnType<typeof openApp>> | undefined;
 let adapter: RunningAdapter | undefined;
 const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 
@@ -69,7 +71,7 @@ async function handle(m: ToBot): Promise<void> {
   if ('start' in m) {
     const s = m.start;
     // Five hundred people, one paste each: the per-user limits are not what is measured.
-    app = openApp({ db: s.db, idleMs: 24 * 3_600_000, ratePerMinute: 1000 }, { pool: true });
+    app = await openApp({ db: s.db, idleMs: 24 * 3_600_000, ratePerMinute: 1000 }, { pool: true });
     const discard = () => undefined;
     let port: number | undefined;
     if (s.platform === 'slack') {
@@ -90,13 +92,13 @@ async function handle(m: ToBot): Promise<void> {
     probe?.reset();
     tell({ ready: { ...(port !== undefined ? { port } : {}), workers: defaultThreads() } });
   } else if ('count' in m) {
-    const row = app!.db.prepare('SELECT COUNT(*) AS stored, COUNT(DISTINCT source) AS distinct_ FROM cases').get() as { stored: number; distinct_: number };
+    const row = (await first<{ stored: number; distinct_: number }>(app!.db.db, sql`SELECT COUNT(*) AS stored, COUNT(DISTINCT source) AS distinct_ FROM cases`))!;
     tell({ counted: { stored: row.stored, distinct: row.distinct_ } });
   } else {
     loop.disable();
     const figures = { stallMs: loop.max / 1e6, stallP99Ms: loop.percentile(99) / 1e6, ...(probe ? { worst: probe.worst() } : {}) };
     await adapter?.stop();
-    app?.close();
+    await app?.close();
     // Pool workers and sockets are closed without waiting for them: the figures are what matters now.
     tell({ stopped: figures }, () => process.exit(0));
   }

@@ -157,7 +157,7 @@ class SqliteFileDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    this.file.close();
+    if (this.file.open) this.file.close();
   }
 }
 
@@ -176,7 +176,11 @@ export function sqliteSql(file: Database.Database): Sql {
     name: file.name,
     ...(file.memory ? {} : { file: file.name }),
     transaction: (fn) => db.transaction().execute(fn),
-    close: () => db.destroy(),
+    // Kysely starts a driver at its first query only, and destroys only a started one: the file is closed either way.
+    close: async () => {
+      await db.destroy();
+      if (file.open) file.close();
+    },
   };
 }
 

@@ -29,14 +29,14 @@ describe('housekeeping', () => {
     await housekeep(engine, store, [], { db: path, retentionDays: 90 });
     expect(await store.get(old)).toBeUndefined();
     expect((await store.get(recent))!.row.status).toBe('abandoned');
-    expect(await computeStats(store.db)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });
+    expect(await computeStats(store.sql)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });
   });
 
   it('logs a failure and leaves it to the next round', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'tidy-')), 'cases.db');
     const store = new CaseStore(sqliteSql(openDb(path)));
     const engine = new Engine({ kb, store });
-    store.db.close();
+    await store.sql.close();
     const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await expect(housekeep(engine, store, [], { db: path, retentionDays: 90 })).resolves.toBeUndefined();
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/^comfyoom: housekeeping failed, will retry: /));

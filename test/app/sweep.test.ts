@@ -1,13 +1,11 @@
 // Idle cases are abandoned on a timer and the notice goes to the platform the case lives on.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { sweepIdle, type RunningAdapter } from '../../src/app/bots.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore, type CaseRow } from '../../src/store/cases.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openStore } from '../../src/store/open.ts';
+import { describeStores } from '../helpers/stores.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 
@@ -24,10 +22,10 @@ function recording(platform: string, fail = false) {
   return { adapter, posts };
 }
 
-describe('the idle sweep', () => {
+describeStores('the idle sweep', ({ fresh }) => {
   it('abandons idle cases and tells each one where it lives, surviving a failed post', async () => {
     let clock = 1_000_000;
-    const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'sweep-')), 'cases.db')));
+    const store = new CaseStore(await openStore(await fresh()));
     const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
     const onDiscord = (await engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text))[0]!.caseId!;
     await store.setThread(onDiscord, 't1');

@@ -98,12 +98,12 @@ describe('comfyoom CLI', () => {
 });
 
 /** A database with a few cases, written in this process through the store. */
-async function database(name: string): string {
+async function database(name: string): Promise<string> {
   const path = join(tmp, name);
   const store = new CaseStore(sqliteSql(openDb(path)));
   const r = rng(3);
   for (let i = 0; i < 20; i++) await storeCase(store, { id: `k${i}`, platform: 'discord', userId: `u${i % 4}`, createdAt: Date.now(), facts: {}, paste: sample('cf-0214').text }, playCase(r, `k${i}`, `u${i % 4}`, Date.now()));
-  store.db.close();
+  await store.sql.close();
   return path;
 }
 

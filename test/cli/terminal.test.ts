@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { sample } from '../helpers/corpus.ts';
 import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
@@ -20,9 +21,9 @@ const env = { ...process.env, COMFYOOM_DB: '' };
 
 async function onlyCase(dbPath: string) {
   const db = openDb(dbPath);
-  const store = new CaseStore(db);
+  const store = new CaseStore(sqliteSql(db));
   const id = db.prepare('SELECT id FROM cases').pluck().get() as string;
-  const result = { ...store.get(id)!, records: await store.records(id) };
+  const result = { ...(await store.get(id))!, records: await store.records(id) };
   db.close();
   return result;
 }
@@ -144,7 +145,7 @@ describe('terminal mode', () => {
     expect(c.row.entry).toBe('gpu-oom-other');
     expect(c.state).toMatchObject({ awaiting: 'answer', plan: { entry: 'gpu-oom-other' } });
     const db2 = openDb(db);
-    expect((await computeStats(db2)).questions.byQuestion.map((q) => q.answers.unknown)).toEqual([1, 1]);
+    expect((await computeStats(sqliteSql(db2))).questions.byQuestion.map((q) => q.answers.unknown)).toEqual([1, 1]);
     db2.close();
   });
 });

@@ -1,14 +1,13 @@
-// The question before the first step, end to end on the real kb, classifier and a SQLite file:
-// asked when the log cannot tell, answered by button or by typing, re-planned, stored, counted.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+// The question before the first step, end to end on the real kb, classifier and both stores (an
+// SQLite file, a PostgreSQL server): asked when the log cannot tell, answered by button or by
+// typing, re-planned, stored, counted.
+import { expect, it } from 'vitest';
 import { Engine, type Origin } from '../../src/conversation/engine.ts';
 import { replay } from '../../src/conversation/machine.ts';
 import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openStore, type StoreLocation } from '../../src/store/open.ts';
+import { describeStores, type Stores } from '../helpers/stores.ts';
 import { computeStats, formatStats } from '../../src/store/stats.ts';
 import { kb } from '../helpers/kb.ts';
 import { BARE_OOM, inNode, onNvidia } from './pastes.ts';
@@ -16,22 +15,24 @@ import { BARE_OOM, inNode, onNvidia } from './pastes.ts';
 const alice: Origin = { platform: 'discord', server: 'g1', channel: 'help', user: 'alice' };
 const bob: Origin = { ...alice, user: 'bob' };
 
-function setup(path = join(mkdtempSync(join(tmpdir(), 'question-')), 'cases.db')) {
+const setupOn = (stores: Stores) => async (where?: StoreLocation) => {
+  const at = where ?? (await stores.fresh());
   let clock = 1_700_000_000_000;
-  const db = openDb(path);
+  const db = await openStore(at);
   const store = new CaseStore(db);
   const engine = new Engine({ kb, store, now: () => (clock += 1000) });
-  return { path, db, store, engine };
-}
+  return { where: at, db, store, engine };
+};
 // The question's choices; "Show current step" rides on every message of a case.
 const buttons = (messages: Message[]) => messages.flatMap((m) => m.buttons ?? []).filter((b) => !b.id.endsWith(':c'));
 const button = (messages: Message[], label: string | RegExp) => buttons(messages).find((b) => (typeof label === 'string' ? b.label === label : label.test(b.label)))!.id;
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
 const facts = async (store: CaseStore, caseId: string) => JSON.parse((await store.get(caseId))!.row.facts);
 
-describe('the question before the first step', () => {
+describeStores('the question before the first step', (stores) => {
+  const setup = setupOn(stores);
   it('asks NVIDIA or AMD, then the node, and re-plans the case on the answers', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const opened = await engine.open(alice, BARE_OOM);
     const caseId = opened[0]!.caseId!;
     expect(opened[0]!.blocks[0]!.text).toBe('Out of GPU memory in an upscaler, detector or other node');
@@ -63,7 +64,7 @@ describe('the question before the first step', () => {
   });
 
   it('goes straight to the AMD plan on "AMD", asking no stage', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const opened = await engine.open(alice, BARE_OOM);
     const out = await engine.press(button(opened, 'AMD (ROCm/ZLUDA)'), alice);
     expect(text(out)).toMatch(/Step 1 of/);
@@ -71,7 +72,7 @@ describe('the question before the first step', () => {
   });
 
   it('keeps the generic plan on "I don\'t know", twice', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const opened = await engine.open(alice, BARE_OOM);
     const stage = await engine.press(button(opened, "I don't know"), alice);
     expect(text(stage)).toMatch(/No problem/);
@@ -84,7 +85,7 @@ describe('the question before the first step', () => {
   });
 
   it("takes the node's name typed instead of a button, and chat for nothing", async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const caseId = (await engine.open(alice, onNvidia(BARE_OOM)))[0]!.caseId!;
     expect((await store.get(caseId))!.state.question).toBe('stage');
     const before = (await store.records(caseId)).length;
@@ -103,7 +104,7 @@ describe('the question before the first step', () => {
   });
 
   it('refuses a stranger, a stale and a doubled answer privately, and takes a moderator\'s', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const opened = await engine.open(alice, onNvidia(BARE_OOM));
     const caseId = opened[0]!.caseId!;
     const sampler = button(opened, /^Sampler/);
@@ -121,17 +122,17 @@ describe('the question before the first step', () => {
   });
 
   it('resumes at the question after a restart, and keeps the re-planned case after the answer', async () => {
-    const a = setup();
+    const a = await setup();
     const opened = await a.engine.open(alice, onNvidia(BARE_OOM));
     const caseId = opened[0]!.caseId!;
-    a.db.close();
+    await a.db.close();
 
-    const b = setup(a.path);
+    const b = await setup(a.where);
     expect(text(await b.engine.current(caseId))).toMatch(/Which node was running/);
     await b.engine.press(button(opened, 'A loader (checkpoint, UNet, CLIP)'), alice);
-    b.db.close();
+    await b.db.close();
 
-    const c = setup(a.path);
+    const c = await setup(a.where);
     expect((await c.store.get(caseId))!.state.plan.entry).toBe('gpu-oom-model-load');
     expect(text(await c.engine.current(caseId))).toMatch(/Step 1 of/);
     expect((await facts(c.store, caseId)).stage).toBe('model_load');
@@ -139,7 +140,7 @@ describe('the question before the first step', () => {
   });
 
   it('lets a new log that shows the stage win over the open question', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const caseId = (await engine.open(alice, BARE_OOM))[0]!.caseId!;
     const out = await engine.paste(caseId, onNvidia(inNode('VAEDecode')), alice);
     expect(text(out)).toMatch(/That log tells me more/);
@@ -151,7 +152,7 @@ describe('the question before the first step', () => {
   });
 
   it('asks in Chinese for a Chinese user', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     const opened = await engine.open({ ...alice, locale: 'zh-CN' }, onNvidia(BARE_OOM));
     expect(text(opened)).toMatch(/出错时正在运行的是哪个节点/);
     expect(buttons(opened).map((b) => b.label)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道']);
@@ -161,7 +162,7 @@ describe('the question before the first step', () => {
   });
 
   it('counts in stats how often it asked and what was answered', async () => {
-    const { engine, db } = setup();
+    const { engine, db } = await setup();
     const a = await engine.open(alice, BARE_OOM);
     await engine.press(button(await engine.press(button(a, 'NVIDIA'), alice), /^Sampler/), alice);
     const b = await engine.open(alice, BARE_OOM);

@@ -1,25 +1,24 @@
-// The machine's "couldn't apply it" through the engine, on the real kb and a real SQLite file: a log
+// The machine's "couldn't apply it" through the engine, on the real kb and both stores: a log
 // pasted into a case that shows the step on screen never took effect (ComfyUI refused its flag,
 // PyTorch ignored its setting) is recorded as such, and the next step follows.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Engine, type Origin } from '../../src/conversation/engine.ts';
 import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
-import { openDb } from '../../src/store/db.ts';
+import { openStore } from '../../src/store/open.ts';
+import { describeStores, type Stores } from '../helpers/stores.ts';
 import { kb } from '../helpers/kb.ts';
 
 const alice: Origin = { platform: 'discord', server: 'g1', channel: 'help', user: 'alice' };
 const golden = (name: string) => readFileSync(fileURLToPath(new URL(`../golden/plans/${name}.log`, import.meta.url)), 'utf8');
 
-function setup() {
+const setupOn = (stores: Stores) => async () => {
   let clock = 1_700_000_000_000;
-  const store = new CaseStore(openDb(join(mkdtempSync(join(tmpdir(), 'not-applied-')), 'cases.db')));
+  const store = new CaseStore(await openStore(await stores.fresh()));
   return { store, engine: new Engine({ kb, store, now: () => (clock += 1000) }) };
-}
+};
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
 /** The title of the step a reply offers ("Step 4 of 9: …", "第 4 步（共 9 步）: …"). */
 const offered = (messages: Message[]) => messages.flatMap((m) => m.blocks).find((b) => b.kind === 'title' && /^(?:Step \d+ of|第 \d+ 步)/.test(b.text))?.text;
@@ -36,9 +35,10 @@ async function at(engine: Engine, stepId: string, origin = alice) {
   return caseId;
 }
 
-describe('a new log showing the step never took effect', () => {
+describeStores('a new log showing the step never took effect', (stores) => {
+  const setup = setupOn(stores);
   it('records an argparse refusal as "couldn\'t apply it", explains the flag and offers the next step', async () => {
-    const { engine, store } = setup();
+    const { engine, store } = await setup();
     const caseId = await at(engine, 'reserve-vram');
     const out = await engine.paste(caseId, 'user@rig:~/ComfyUI$ python main.py --listen 0.0.0.0 --reserve-vram=2 --vram-headroom 1\nusage: main.py [-h] [--listen [IP]]\nmain.py: error: unrecognized arguments: --vram-headroom 1', alice);
     expect(text(out)).toContain('did not take effect, so I recorded it as "couldn\'t apply it"');
@@ -52,7 +52,7 @@ describe('a new log showing the step never took effect', () => {
   });
 
   it('records a log whose launch line lacks the step\'s flag the same way, in Chinese too', async () => {
-    const { engine } = setup();
+    const { engine } = await setup();
     const caseId = await at(engine, 'tiled-vae-decode', { ...alice, lang: 'zh' });
     // A step that changes no launch flag: the same log again is just the same failure.
     const same = await engine.paste(caseId, golden('amd-linux-rocm'), alice);

@@ -234,9 +234,9 @@ export function messageFrom(c: Call): ApiMessage {
 export const messageCalls = (h: Harness) => h.fake.calls.filter((c) => c.status < 300 && ['POST', 'PATCH'].includes(c.method) && (c.path.includes('/messages') || c.path.startsWith('/webhooks/') || c.path.endsWith('/callback')) && !c.path.endsWith('/threads'));
 
 /** Waits until `check` holds: for effects the bot makes after a REST answer (SQLite writes). */
-export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }

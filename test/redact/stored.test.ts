@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine, type Origin } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 
 // Generated, so that no scanner takes this file for a leak, and distinct, so that no secret's
@@ -76,7 +77,7 @@ describe('nothing secret is stored', () => {
   it('keeps every secret of every kind out of every column and every byte of the database', { timeout: 60_000 }, async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'redact-')), 'cases.db');
     const db = openDb(path);
-    const engine = new Engine({ kb, store: new CaseStore(db), ratePerMinute: 1e9 });
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(db)), ratePerMinute: 1e9 });
     for (const [, secret] of SECRETS) for (const [, place] of POSITIONS) await engine.open(origin, place(secret));
 
     const cases = db.prepare('SELECT COUNT(*) FROM cases').pluck().get() as number;
@@ -93,12 +94,12 @@ describe('nothing secret is stored', () => {
   it('stores facts as values, so a line ending in a URL with a query or a quoted path never breaks a case', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'redact-')), 'cases.db');
     const db = openDb(path);
-    const engine = new Engine({ kb, store: new CaseStore(db), ratePerMinute: 1e9 });
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(db)), ratePerMinute: 1e9 });
     const endings = ['for url: https://huggingface.co/x/resolve/main/y.safetensors?token=abc123def', 'in "C:\\Users\\bob\\ComfyUI\\main.py"', "at '/home/eve/ComfyUI'"];
     for (const end of endings) {
       const out = await engine.open(origin, `torch.OutOfMemoryError: CUDA out of memory ${end}`);
       const caseId = out[0]!.caseId!;
-      const facts = JSON.parse(new CaseStore(db).get(caseId)!.row.facts) as { exception: { message: string } };
+      const facts = JSON.parse((await new CaseStore(sqliteSql(db)).get(caseId))!.row.facts) as { exception: { message: string } };
       expect(facts.exception.message).toMatch(/<secret>|<user>/);
     }
   });

@@ -217,9 +217,9 @@ let msgTs = 0;
 export const newTs = () => `1600000000.${String(++msgTs).padStart(6, '0')}`;
 
 /** Polls until `cond` holds (the bot works after it acks, so its effects arrive a moment later). */
-export async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }

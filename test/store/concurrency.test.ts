@@ -92,7 +92,7 @@ describe('many processes on one database', () => {
     const seed = new CaseStore(sqliteSql(openDb(path)));
     const r = rng(7);
     for (let i = 0; i < 3; i++) await storeCase(seed, { id: `ghost-${i}`, platform: 'discord', userId: 'ghost', createdAt: Date.now(), facts: {}, paste: 'ghost paste' }, playCase(r, `ghost-${i}`, 'ghost', Date.now()));
-    seed.db.close();
+    await seed.sql.close();
 
     const goFile = join(dir, 'go');
     const stopFile = join(dir, 'stop');
@@ -121,7 +121,7 @@ describe('many processes on one database', () => {
     expect(ran.at(-1)!.stdout).toMatch(/^deleted 3 cases of user ghost/);
 
     const db = openDb(path);
-    const store = new CaseStore(db);
+    const store = new CaseStore(sqliteSql(db));
     const ids = (where: string) => db.prepare(`SELECT id FROM cases WHERE ${where}`).pluck().all() as string[];
     // Every case is whole: its stored state is exactly what its stored events add up to.
     for (const id of ids('1')) expect(replay(await store.records(id)), id).toEqual((await store.get(id))!.state);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDb, readMigrations } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { StoreError, storeProblem } from '../../src/store/errors.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { computeStats } from '../../src/store/stats.ts';
@@ -53,7 +54,7 @@ describe('the SQLite store', () => {
     const newCase = { id: 'k1', platform: 'terminal', userId: 'u', createdAt: 1000, category: 'oom_gpu_sampling', entry: 'gpu-oom-sampling', kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true };
 
     const fresh = openDb(tmpDb());
-    new CaseStore(fresh).create(newCase, records, t.state!);
+    await new CaseStore(sqliteSql(fresh)).create(newCase, records, t.state!);
 
     const path = tmpDb();
     const old = openDb(path, { migrateUpTo: 3 });
@@ -62,14 +63,14 @@ describe('the SQLite store', () => {
     old.close();
     const upgraded = openDb(path);
 
-    expect(await computeStats(upgraded)).toEqual(await computeStats(fresh));
-    expect(await computeStats(fresh)).toMatchObject({ medianStepsToResolution: 2, medianMinutesToResolution: 1 });
-    expect((await computeStats(fresh)).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
+    expect(await computeStats(sqliteSql(upgraded))).toEqual(await computeStats(sqliteSql(fresh)));
+    expect(await computeStats(sqliteSql(fresh))).toMatchObject({ medianStepsToResolution: 2, medianMinutesToResolution: 1 });
+    expect((await computeStats(sqliteSql(fresh))).steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 1, tried: 1, resolvedConfirmed: 0 });
   });
 
   it('keeps a row per question asked with its answer, written with the events and forgotten with the case', async () => {
     const db = openDb(tmpDb());
-    const store = new CaseStore(db);
+    const store = new CaseStore(sqliteSql(db));
     const generic = { entry: 'gpu-oom-other', category: 'oom_gpu_other', steps: ['reduce-workload'] };
     const sampling = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload'] };
     const opened = step(undefined, { kind: 'open', at: 1000, caseId: 'k1', owner: 'u', lang: 'en', plan: generic, question: 'stage' });

@@ -57,7 +57,7 @@ export function playCase(r: Rng, caseId: string, owner: string, at: number): Tra
 }
 
 /** Stores a played case as the engine would: created with its first transition, then one append per transition. */
-export async function storeCase(store: CaseStore, c: Omit<NewCase, 'category' | 'entry' | 'kbVersion' | 'fingerprint' | 'recognized'> & Partial<NewCase>, transitions: Transition[]): void {
+export async function storeCase(store: CaseStore, c: Omit<NewCase, 'category' | 'entry' | 'kbVersion' | 'fingerprint' | 'recognized'> & Partial<NewCase>, transitions: Transition[]): Promise<void> {
   const [first, ...rest] = transitions;
   const plan = first!.state.plan;
   await store.create({ category: plan.category, entry: plan.entry, kbVersion: 'v', fingerprint: `fp-${plan.entry}`, recognized: true, ...c }, first!.records, first!.state);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
 import { playCase, rng, storeCase } from './simulate.ts';
 
 const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'backfill-')), 'cases.db');
@@ -20,7 +21,7 @@ describe('migration 008', () => {
     const old = openDb(tmpDb(), { migrateUpTo: 7 });
     const r = rng(8);
     const cases = Array.from({ length: 120 }, (_, i) => ({ i, at: 1_700_000_000_000 + i * 3_600_000, transitions: playCase(r, `c${i}`, `u${i % 9}`, 1_700_000_000_000 + i * 3_600_000) }));
-    for (const c of cases) await storeCase(new CaseStore(fresh), { id: `c${c.i}`, platform: 'slack', server: 'T1', userId: `u${c.i % 9}`, createdAt: c.at, facts: {}, paste: 'p' }, c.transitions);
+    for (const c of cases) await storeCase(new CaseStore(sqliteSql(fresh)), { id: `c${c.i}`, platform: 'slack', server: 'T1', userId: `u${c.i % 9}`, createdAt: c.at, facts: {}, paste: 'p' }, c.transitions);
     // The same cases as a database from before migration 008 holds them: rows and events only.
     const insertEvent = old.prepare('INSERT INTO events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of cases) {

@@ -43,6 +43,6 @@ if (mode === 'open') {
     await storeCase(store, { id: `${tag}-${n}`, platform: 'test', userId: tag, createdAt: Date.now(), facts: {}, paste: `paste of ${tag}` }, playCase(r, `${tag}-${n}`, tag, Date.now()));
     sleep(10); // leaves the chats some CPU on a small machine, but keeps the lock contended
   }
-  store.db.close();
+  await store.sql.close();
   process.stdout.write(`wrote ${n}\n`);
 }
