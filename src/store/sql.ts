@@ -153,7 +153,8 @@ class SqliteFileDriver implements Driver {
   }
 
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
+    // SQLite rolls back by itself on some errors (a full disk, an I/O error): the error is what to report, not the rollback's.
+    if (this.file.inTransaction) await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
   }
 
   async destroy(): Promise<void> {
