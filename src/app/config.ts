@@ -34,6 +34,11 @@ const positive = (name: string, dflt: number, whole = false) =>
       return n;
     });
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** Socket Mode unless asked for HTTP, or unless only HTTP's signing secret is given. */
 const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_TOKEN?: string | undefined; SLACK_SIGNING_SECRET?: string | undefined }) =>
   env.SLACK_MODE ?? (!env.SLACK_APP_TOKEN && env.SLACK_SIGNING_SECRET ? 'http' : 'socket');
@@ -51,6 +56,23 @@ const Env = z
       .string()
       .optional()
       .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
+
+    /** The operations port (/healthz, /metrics); off when unset. */
+    COMFYOOM_HTTP_PORT: z
+      .string()
+      .optional()
+      .transform((s, ctx) => {
+        if (s === undefined) return undefined;
+        const n = Number(s);
+        if (Number.isInteger(n) && n >= 1 && n <= 65535) return n;
+        ctx.addIssue({ code: 'custom', message: 'COMFYOOM_HTTP_PORT must be a port number (1-65535)' });
+        return z.NEVER;
+      }),
+    /** Where the operations port listens: this machine only unless told (a container says 0.0.0.0). */
+    COMFYOOM_HTTP_HOST: z.string().default('127.0.0.1'),
+    COMFYOOM_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `COMFYOOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    /** Unset: readable on a terminal, JSON lines otherwise. */
+    COMFYOOM_LOG_FORMAT: z.enum(LOG_FORMATS, { error: 'COMFYOOM_LOG_FORMAT must be json or pretty' }).optional(),
 
     DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
     DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
@@ -94,6 +116,9 @@ export interface Config {
   retentionDays: number;
   ratePerMinute: number;
   adaptive: AdaptiveSetting;
+  log: { level: LogLevel; format?: LogFormat };
+  /** The operations port; port 0 takes any free one (tests). */
+  http?: { port: number; host: string };
   discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string; digestChannel?: string };
   slack?: {
     botToken: string;
@@ -127,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
     adaptive: e.COMFYOOM_ADAPTIVE,
+    log: { level: e.COMFYOOM_LOG_LEVEL, ...(e.COMFYOOM_LOG_FORMAT ? { format: e.COMFYOOM_LOG_FORMAT } : {}) },
+    ...(e.COMFYOOM_HTTP_PORT !== undefined ? { http: { port: e.COMFYOOM_HTTP_PORT, host: e.COMFYOOM_HTTP_HOST } } : {}),
     ...(e.DISCORD_TOKEN
       ? {
           discord: {

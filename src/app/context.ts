@@ -8,6 +8,7 @@ import { openDb, type Db } from '../store/db.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
 import { WorkPool } from '../conversation/pool.ts';
+import { unmeasured, type Instruments } from '../ops/instrument.ts';
 
 export interface AppContext {
   db: Db;
@@ -20,14 +21,15 @@ export interface AppContext {
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive'>>, o: { pool?: boolean } = {}): AppContext {
+export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive'>>, o: { pool?: boolean; instruments?: Instruments } = {}): AppContext {
+  const measure = o.instruments ?? unmeasured;
   const kb = loadKb(kbDir());
   const db = openDb(resolve(config.db));
-  const store = new CaseStore(db);
+  const store = measure.store(new CaseStore(db));
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
-  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: pool } : {}) });
+  const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}) });
   return {
     db,
     store,
