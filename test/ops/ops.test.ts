@@ -10,6 +10,7 @@ import type { SlackAdapter } from '../../src/adapters/slack/bot.ts';
 import { startBots, type Bots } from '../../src/app/bots.ts';
 import type { Config } from '../../src/app/config.ts';
 import { sample as corpusSample } from '../helpers/corpus.ts';
+import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 import { capturedLog, type CapturedLog } from '../helpers/log.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
@@ -151,6 +152,15 @@ describe('the operations port', () => {
     const port = (bots.running.find((r) => r.platform === 'slack') as SlackAdapter).port!;
     await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(raw) }, body: raw });
     await eventually(async () => sample(await metrics(bots), 'comfyoom_rate_limited_total', { platform: 'slack', kind: 'refused' }) === 1);
+  });
+
+  it('times the OCR of a screenshot', async () => {
+    const shot = renderScreenshot(KSAMPLER, STYLES.consoleLight);
+    const p = slash(h(), { file: { name: 'oom.png', body: shot.image } });
+    await discord.waitFor((c) => original(p)(c) && c.method === 'PATCH', { timeoutMs: 30_000 });
+    const m = await metrics(bots);
+    expect(sample(m, 'comfyoom_ocr_seconds_count')).toBe(1);
+    expect(sample(m, 'comfyoom_ocr_seconds_sum')).toBeGreaterThan(0);
   });
 
   it('logs no paste text, not even where posting a diagnosis that quotes the paste fails', async () => {
