@@ -161,7 +161,8 @@ describe('the operations port', () => {
     const m = await metrics(bots);
     expect(sample(m, 'comfyoom_ocr_seconds_count')).toBe(1);
     expect(sample(m, 'comfyoom_ocr_seconds_sum')).toBeGreaterThan(0);
-  });
+    // The OCR workers start on the first screenshot, and other tests share the cores.
+  }, 60_000);
 
   it('logs no paste text, not even where posting a diagnosis that quotes the paste fails', async () => {
     const paste = `${KSAMPLER}\nHF_TOKEN=${SECRET_TOKEN}`;
