@@ -1,0 +1,229 @@
+// The literal text a pattern's matches must hold, read from the pattern, and many such literals
+// found in the lines of a paste in one pass (Aho-Corasick): a fixed cost per character, however
+// many literals there are, where an alternation of them tries each one at every position.
+// Case-insensitively: the text is read as `toLowerCase` would make it, a character at a time,
+// without building a lower-cased copy.
+
+/** Escapes that stand for one fixed character (everything else after a backslash is a class or an anchor). */
+const LITERAL_ESCAPE = /^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/;
+// Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe:
+// ASCII, Cyrillic, CJK and Hangul fold alike in both.
+const FOLDS_ALIKE = /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+$/;
+
+/** How many characters after `\\x`, `\\u`, `\\c`, `\\p`, `\\k` (at `at`) belong to the escape. */
+function escapeArgumentLength(source: string, at: number): number {
+  const e = source[at];
+  const rest = source.slice(at + 1);
+  if (e === 'x') return /^[0-9a-f]{2}/i.test(rest) ? 2 : 0;
+  if (e === 'u') return /^\{[0-9a-f]{1,6}\}/i.exec(rest)?.[0].length ?? (/^[0-9a-f]{4}/i.test(rest) ? 4 : 0);
+  if (e === 'c') return /^[a-z]/i.test(rest) ? 1 : 0;
+  if (e === 'p' || e === 'P') return /^\{[^}]{1,60}\}/.exec(rest)?.[0].length ?? 0;
+  if (e === 'k') return /^<[^>]{1,60}>/.exec(rest)?.[0].length ?? 0;
+  return 0;
+}
+
+/** A quantifier at `at`: its minimum and how many characters it takes (a lazy `?` included). */
+function quantifier(source: string, at: number): { min: number; length: number } | undefined {
+  const c = source[at];
+  const counted = c === '{' ? /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(at)) : null;
+  const q = c === '?' || c === '*' ? { min: 0, length: 1 } : c === '+' ? { min: 1, length: 1 } : counted ? { min: Number(counted[1]), length: counted[0].length } : undefined;
+  if (q && source[at + q.length] === '?') q.length++;
+  return q;
+}
+
+interface Reader {
+  source: string;
+  at: number;
+  minLength: number;
+}
+
+/** Alternatives, one of which every match holds, or undefined when some branch has none worth looking for. */
+function alternation(r: Reader): string[] | undefined {
+  const branches = [sequence(r)];
+  while (r.source[r.at] === '|') {
+    r.at++;
+    branches.push(sequence(r));
+  }
+  return branches.every((b) => b !== undefined) ? [...new Set(branches.flat() as string[])] : undefined;
+}
+
+/**
+ * The best thing a sequence of atoms must hold: its longest run of literal characters, or a
+ * group's alternatives when their shortest is longer. Conservatively: a class, an escape that is
+ * not one fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
+ */
+function sequence(r: Reader): string[] | undefined {
+  const { source } = r;
+  const options: string[][] = [];
+  let run = '';
+  const close = () => {
+    if (run) options.push([run]);
+    run = '';
+  };
+  while (r.at < source.length && source[r.at] !== '|' && source[r.at] !== ')') {
+    const c = source[r.at]!;
+    let atom: string | undefined;
+    let group: string[] | undefined;
+    if (c === '\\') {
+      const e = source[r.at + 1] ?? '';
+      if (e === 't') atom = '\t';
+      else if (LITERAL_ESCAPE.test(e)) atom = e;
+      r.at += 2 + escapeArgumentLength(source, r.at + 1);
+    } else if (c === '[') {
+      // A class: skip to its end (a `]` right after `[` or `[^` belongs to it).
+      let j = r.at + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      r.at = j + 1;
+    } else if (c === '(') {
+      r.at++;
+      const head = source.slice(r.at, r.at + 3);
+      const lookaround = /^\?(?:[=!]|<[=!])/.test(head);
+      if (head.startsWith('?:')) r.at += 2;
+      else if (lookaround) r.at += head[1] === '<' ? 3 : 2;
+      else if (head.startsWith('?<')) r.at = source.indexOf('>', r.at) + 1;
+      const inner = alternation(r);
+      if (source[r.at] !== ')') return undefined;
+      r.at++;
+      group = lookaround ? undefined : inner;
+    } else if (c === '.' || c === '^' || c === '$') {
+      r.at++;
+    } else {
+      atom = c;
+      r.at++;
+    }
+    const q = quantifier(source, r.at);
+    if (q) r.at += q.length;
+    const required = (q?.min ?? 1) >= 1;
+    if (atom !== undefined && required) run += atom.toLowerCase();
+    if (atom === undefined || q) close();
+    if (group && required) options.push(group);
+  }
+  close();
+  const usable = options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
+  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
+  return usable.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+}
+
+/**
+ * Literal text that every match of a pattern must contain (lower-cased), one of a few
+ * alternatives, or undefined when some alternative has none of `minLength` characters or more.
+ * Read from the pattern's own structure (JavaScript and RE2 syntax alike), conservatively.
+ */
+export function requiredLiterals(source: string, minLength = 3): string[] | undefined {
+  const r: Reader = { source, at: 0, minLength };
+  const found = alternation(r);
+  return r.at === source.length ? found : undefined;
+}
+
+/** Code units past ASCII that some literal holds get a column of their own; any other one shares the last. */
+const ASCII = 128;
+
+export class LiteralIndex {
+  /** State × column -> next state: the automaton with its failure links folded in. */
+  private readonly next: Int32Array;
+  private readonly columns: number;
+  /** Non-ASCII code unit -> its column. */
+  private readonly wide: Map<number, number>;
+  /** Per state, the literals that end there (its own and, through failure links, shorter ones): outputs[outStart[s] .. outStart[s + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outputs: Int32Array;
+
+  /** `literals` lower-cased, as `String.prototype.toLowerCase` makes them. */
+  constructor(readonly literals: readonly string[]) {
+    this.wide = new Map();
+    for (const l of literals) for (let i = 0; i < l.length; i++) if (l.charCodeAt(i) >= ASCII && !this.wide.has(l.charCodeAt(i))) this.wide.set(l.charCodeAt(i), ASCII + this.wide.size);
+    const columns = ASCII + this.wide.size + 1;
+    this.columns = columns;
+
+    // The trie, as sparse children first.
+    const children: Map<number, number>[] = [new Map()];
+    const ends: number[][] = [[]];
+    literals.forEach((literal, id) => {
+      let s = 0;
+      for (let i = 0; i < literal.length; i++) {
+        const c = this.column(literal.charCodeAt(i));
+        let t = children[s]!.get(c);
+        if (t === undefined) {
+          t = children.length;
+          children.push(new Map());
+          ends.push([]);
+          children[s]!.set(c, t);
+        }
+        s = t;
+      }
+      ends[s]!.push(id);
+    });
+
+    // Breadth first: each state's failure link is ready before its children need it.
+    const states = children.length;
+    const next = new Int32Array(states * columns);
+    const fail = new Int32Array(states);
+    const out: number[][] = ends.map((e) => [...e]);
+    const queue: number[] = [];
+    for (let c = 0; c < columns; c++) {
+      const t = children[0]!.get(c);
+      next[c] = t ?? 0;
+      if (t !== undefined) queue.push(t);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q]!;
+      out[s]!.push(...out[fail[s]!]!);
+      for (let c = 0; c < columns; c++) {
+        const t = children[s]!.get(c);
+        if (t === undefined) next[s * columns + c] = next[fail[s]! * columns + c]!;
+        else {
+          fail[t] = next[fail[s]! * columns + c]!;
+          next[s * columns + c] = t;
+          queue.push(t);
+        }
+      }
+    }
+    this.next = next;
+    this.outStart = new Int32Array(states + 1);
+    const flat: number[] = [];
+    for (let s = 0; s < states; s++) {
+      this.outStart[s] = flat.length;
+      flat.push(...new Set(out[s]));
+    }
+    this.outStart[states] = flat.length;
+    this.outputs = Int32Array.from(flat);
+  }
+
+  private column(code: number): number {
+    return code < ASCII ? code : (this.wide.get(code) ?? this.columns - 1);
+  }
+
+  /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
+  scan(lines: readonly string[]): (number[] | undefined)[] {
+    const found: (number[] | undefined)[] = new Array(this.literals.length);
+    const { next, columns, outStart } = this;
+    for (let line = 0; line < lines.length; line++) {
+      const text = lines[line]!;
+      let s = 0;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code < ASCII) {
+          s = next[s * columns + (code >= 65 && code <= 90 ? code + 32 : code)]!;
+          if (outStart[s + 1]! > outStart[s]!) this.report(s, line, found);
+          continue;
+        }
+        // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
+        const lower = String.fromCharCode(code).toLowerCase();
+        for (let k = 0; k < lower.length; k++) {
+          s = next[s * columns + this.column(lower.charCodeAt(k))]!;
+          this.report(s, line, found);
+        }
+      }
+    }
+    return found;
+  }
+
+  private report(s: number, line: number, found: (number[] | undefined)[]): void {
+    for (let k = this.outStart[s]!; k < this.outStart[s + 1]!; k++) {
+      const lines = (found[this.outputs[k]!] ??= []);
+      if (lines[lines.length - 1] !== line) lines.push(line);
+    }
+  }
+}
