@@ -8,15 +8,15 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackAdapter } from '../../src/adapters/slack/bot.ts';
 import { startBots, type Bots } from '../../src/app/bots.ts';
-import type { Config } from '../../src/app/config.ts';
 import { sample as corpusSample } from '../helpers/corpus.ts';
 import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 import { capturedLog, type CapturedLog } from '../helpers/log.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
-import { BOT, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, TOKEN, until, webhook, type Harness } from '../discord/harness.ts';
+import { BOT, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, until, webhook, type Harness } from '../discord/harness.ts';
 import { startFakeSlack, type FakeSlack } from '../slack/fake-slack.ts';
-import { BOT_TOKEN, fakeOptions, form, SECRET, sign, slashPayload, ALICE as SLACK_ALICE } from '../slack/harness.ts';
+import { fakeOptions, form, sign, slashPayload, ALICE as SLACK_ALICE } from '../slack/harness.ts';
+import { botConfig } from './bots.ts';
 import { named, parseMetrics, sample, type Samples } from './prom.ts';
 
 const KSAMPLER = onNvidia(corpusSample('cf-0214').text);
@@ -24,23 +24,10 @@ const NOT_OOM = corpusSample('cf-0069').text;
 /** A token-shaped secret in a paste: redacted before storing, and never logged. */
 const SECRET_TOKEN = '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';
 
-export function botConfig(db: string, over: Partial<Config> = {}): Config {
-  return {
-    db,
-    idleMs: 86_400_000,
-    retentionDays: 90,
-    ratePerMinute: 100,
-    adaptive: 'off',
-    log: { level: 'info' },
-    http: { port: 0, host: '127.0.0.1' },
-    discord: { token: TOKEN, watchChannels: [], messageContent: true, solvedTag: 'Solved' },
-    slack: { botToken: BOT_TOKEN, mode: 'http', signingSecret: SECRET, port: 0, helpers: [], admins: [] },
-    ...over,
-  };
-}
-
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'comfyoom-ops-')), 'cases.db');
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
+/** Other test files share the two cores, each with its bots and worker pool: the bot's answers may be slow to come. */
+const SLOW = { timeoutMs: 20_000 };
 const newThread = (c: Call) => threadFrom(HELP)(c) && c.status < 300;
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -103,21 +90,21 @@ describe('the operations port', () => {
     discord.fail({ method: 'POST', path: /\/threads$/, status: 429 });
     slash(h(), { log: KSAMPLER });
     interactions++;
-    const thread = (await discord.waitFor(newThread, { timeoutMs: 15_000 })).response.id as string;
-    const step = await discord.waitFor(postIn(thread));
+    const thread = (await discord.waitFor(newThread, SLOW)).response.id as string;
+    const step = await discord.waitFor(postIn(thread), SLOW);
     const worked = press(h(), messageFrom(step), button(step, 'w'));
     interactions++;
-    await discord.waitFor(webhook(worked));
+    await discord.waitFor(webhook(worked), SLOW);
 
     // Discord: a paste that is no OOM, skipped through to the hand-over.
     const p = slash(h(), { log: NOT_OOM });
     interactions++;
-    await discord.waitFor((c) => original(p)(c) && c.method === 'PATCH', { timeoutMs: 15_000 });
-    let call = await discord.waitFor(postIn((await discord.waitFor(newThread, { from: discord.calls.indexOf(step) + 1 })).response.id));
+    await discord.waitFor((c) => original(p)(c) && c.method === 'PATCH', SLOW);
+    let call = await discord.waitFor(postIn((await discord.waitFor(newThread, { ...SLOW, from: discord.calls.indexOf(step) + 1 })).response.id), SLOW);
     for (let guard = 0; guard < 8 && !call.files.length; guard++) {
       const skip = press(h(), messageFrom(call), button(call, 's'));
       interactions++;
-      call = await discord.waitFor(webhook(skip));
+      call = await discord.waitFor(webhook(skip), SLOW);
     }
 
     // Slack: /comfyoom with the log, over HTTP.
@@ -125,7 +112,7 @@ describe('the operations port', () => {
     const port = (bots.running.find((r) => r.platform === 'slack') as SlackAdapter).port!;
     const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(raw) }, body: raw });
     expect(res.status).toBe(200);
-    await until(() => rows().length === 3, 15_000);
+    await until(() => rows().length === 3, 20_000);
     const [resolved, escalated, onSlack] = rows();
 
     const m = await metrics(bots);
@@ -144,20 +131,20 @@ describe('the operations port', () => {
     expect(sample(m, 'comfyoom_rate_limited_total', { platform: 'discord', kind: 'refused' })).toBe(1);
     expect(sample(m, 'comfyoom_store_errors_total', { operation: 'append' })).toBe(0);
     expect(m.has('comfyoom_process_resident_memory_bytes{}')).toBe(true);
-  });
+  }, 90_000);
 
   it('counts a Slack 429', async () => {
     slack.fail('chat.postMessage', { status: 429, retryAfter: 0 });
     const raw = form(slashPayload(slack, SLACK_ALICE, onNvidia(corpusSample('cf-0009').text)) as unknown as Record<string, string>);
     const port = (bots.running.find((r) => r.platform === 'slack') as SlackAdapter).port!;
     await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(raw) }, body: raw });
-    await eventually(async () => sample(await metrics(bots), 'comfyoom_rate_limited_total', { platform: 'slack', kind: 'refused' }) === 1);
-  });
+    await eventually(async () => sample(await metrics(bots), 'comfyoom_rate_limited_total', { platform: 'slack', kind: 'refused' }) === 1, 20_000);
+  }, 30_000);
 
   it('times the OCR of a screenshot', async () => {
     const shot = renderScreenshot(KSAMPLER, STYLES.consoleLight);
     const p = slash(h(), { file: { name: 'oom.png', body: shot.image } });
-    await discord.waitFor((c) => original(p)(c) && c.method === 'PATCH', { timeoutMs: 30_000 });
+    await discord.waitFor((c) => original(p)(c) && c.method === 'PATCH', { timeoutMs: 45_000 });
     const m = await metrics(bots);
     expect(sample(m, 'comfyoom_ocr_seconds_count')).toBe(1);
     expect(sample(m, 'comfyoom_ocr_seconds_sum')).toBeGreaterThan(0);
@@ -169,15 +156,15 @@ describe('the operations port', () => {
     discord.fail({ method: 'PATCH', path: /\/messages\/@original$/, status: 500, times: 4 });
     const p = slash(h(), { log: paste });
     // The bot gives up on the reply and goes on in the channel, logging why.
-    await discord.waitFor((c) => webhook(p)(c) && c.method === 'POST' && c.status < 300, { timeoutMs: 15_000 });
-    await until(() => logged.lines().some((l) => /posting the diagnosis of case .* failed/.test(l.msg)));
+    await discord.waitFor((c) => webhook(p)(c) && c.method === 'POST' && c.status < 300, SLOW);
+    await until(() => logged.lines().some((l) => /posting the diagnosis of case .* failed/.test(l.msg)), 20_000);
     const text = logged.text();
     expect(logged.lines().find((l) => /posting the diagnosis/.test(l.msg))).toMatchObject({ err: { status: 500 } });
     expect(text).not.toContain(SECRET_TOKEN);
     const lines = paste.split('\n').map((l) => l.trim()).filter((l) => l.length >= 12);
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.filter((l) => text.includes(l) || text.includes(JSON.stringify(l).slice(1, -1)))).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe('readiness', () => {

@@ -16,6 +16,8 @@ import { BOT, callback, customIds, GUILD, HELP, messageFrom, original, postIn, p
 
 const KSAMPLER = onNvidia(sample('cf-0214').text);
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
+/** Other test files share the two cores, each with its bots and worker pool: the bot's answers may be slow to come. */
+const SLOW = { timeoutMs: 20_000 };
 
 /** A file server that holds each download until released: the bot's work on it stays in flight meanwhile. */
 async function heldFiles(body: string) {
@@ -86,16 +88,16 @@ describe('graceful stop', () => {
     const files = await heldFiles(newLogText);
     const h = { fake: { ...fake, serveFile: (name: string) => files.url(name) } } as unknown as Harness;
     slash(h, { log: KSAMPLER });
-    const thread = (await fake.waitFor((c) => threadFrom(HELP)(c) && c.status < 300, { timeoutMs: 15_000 })).response.id as string;
-    const step1 = await fake.waitFor(postIn(thread));
+    const thread = (await fake.waitFor((c) => threadFrom(HELP)(c) && c.status < 300, SLOW)).response.id as string;
+    const step1 = await fake.waitFor(postIn(thread), SLOW);
     const failed = press(h, messageFrom(step1), button(step1, 'f'));
-    const ask = await fake.waitFor(webhook(failed));
+    const ask = await fake.waitFor(webhook(failed), SLOW);
     const same = press(h, messageFrom(ask), button(ask, 'rs'));
-    const step2 = await fake.waitFor(webhook(same));
+    const step2 = await fake.waitFor(webhook(same), SLOW);
 
     // Her new log, as a file in the case thread: acknowledged, then held while the bot downloads it.
     const newLog = slash(h, { file: { name: 'after-step-2.log', body: newLogText }, channel: thread });
-    await fake.waitFor(callback(newLog));
+    await fake.waitFor(callback(newLog), SLOW);
     await until(() => files.requested() === 1);
     const stopping = logLine(child, /^stopping/);
     const signalled = Date.now();
