@@ -15,10 +15,13 @@ const declared: Gate[] = [];
 /** Built at the first paste, after every module has declared its gates (and again after a late one). */
 let index: LiteralIndex | undefined;
 
-/** `re` with the literals read from its own source; declare gates once, at module level. */
-export function gate(re: RegExp): Gate {
-  // Two characters still leave out most lines; the one pass costs the same whatever the literals.
-  const needed = requiredLiterals(re.source, 2);
+/**
+ * `re` with the literals read from its own source; declare gates once, at module level. Two
+ * characters still leave out most lines (the one pass costs the same whatever the literals); a
+ * pattern whose only fixed text is a character (`%`) may take literals of one.
+ */
+export function gate(re: RegExp, minLength = 2): Gate {
+  const needed = requiredLiterals(re.source, minLength);
   index = undefined;
   const g: Gate = needed
     ? {

@@ -117,24 +117,34 @@ export function requiredLiterals(source: string, minLength = 3): string[] | unde
   return r.at === source.length ? found : undefined;
 }
 
-/** Code units past ASCII that some literal holds get a column of their own; any other one shares the last. */
 const ASCII = 128;
 
 export class LiteralIndex {
-  /** State × column -> next state: the automaton with its failure links folded in. */
+  /** Row offset (see below) × column -> next state: the automaton with its failure links folded in. */
   private readonly next: Int32Array;
+  /**
+   * A column per character some literal holds, and column 0 for every other one (which leads
+   * back to the start from anywhere): a table of this width stays small enough to sit in cache.
+   * ASCII capitals share their lower case's column.
+   */
   private readonly columns: number;
-  /** Non-ASCII code unit -> its column. */
-  private readonly wide: Map<number, number>;
+  private readonly asciiColumn: Uint8Array;
+  private readonly wideColumn: Map<number, number>;
   /** Per state, the literals that end there (its own and, through failure links, shorter ones): outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outputs: Int32Array;
 
   /** `literals` lower-cased, as `String.prototype.toLowerCase` makes them. */
   constructor(readonly literals: readonly string[]) {
-    this.wide = new Map();
-    for (const l of literals) for (let i = 0; i < l.length; i++) if (l.charCodeAt(i) >= ASCII && !this.wide.has(l.charCodeAt(i))) this.wide.set(l.charCodeAt(i), ASCII + this.wide.size);
-    const columns = ASCII + this.wide.size + 1;
+    const chars = [...new Set(literals.join(''))].map((c) => c.charCodeAt(0));
+    this.asciiColumn = new Uint8Array(ASCII);
+    this.wideColumn = new Map();
+    chars.forEach((code, k) => {
+      if (code >= ASCII) this.wideColumn.set(code, k + 1);
+      else this.asciiColumn[code] = k + 1;
+    });
+    for (let c = 65; c <= 90; c++) this.asciiColumn[c] = this.asciiColumn[c + 32]!;
+    const columns = chars.length + 1;
     this.columns = columns;
 
     // The trie, as sparse children first.
@@ -180,6 +190,9 @@ export class LiteralIndex {
         }
       }
     }
+    // A state is kept as its row's offset in the table, doubled, plus 1 when literals end there:
+    // the walk reads one number per character.
+    for (let i = 0; i < next.length; i++) next[i] = next[i]! * columns * 2 + (out[next[i]!]!.length ? 1 : 0);
     this.next = next;
     this.outStart = new Int32Array(states + 1);
     const flat: number[] = [];
@@ -191,39 +204,55 @@ export class LiteralIndex {
     this.outputs = Int32Array.from(flat);
   }
 
+  /** The column of a code unit already lower-cased. */
   private column(code: number): number {
-    return code < ASCII ? code : (this.wide.get(code) ?? this.columns - 1);
+    return code < ASCII ? this.asciiColumn[code]! : (this.wideColumn.get(code) ?? 0);
   }
 
   /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
   scan(lines: readonly string[]): (number[] | undefined)[] {
     const found: (number[] | undefined)[] = new Array(this.literals.length);
-    const { next, columns, outStart } = this;
     for (let line = 0; line < lines.length; line++) {
-      const text = lines[line]!;
-      let s = 0;
-      for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        if (code < ASCII) {
-          s = next[s * columns + (code >= 65 && code <= 90 ? code + 32 : code)]!;
-          if (outStart[s + 1]! > outStart[s]!) this.report(s, line, found);
-          continue;
-        }
-        // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
-        const lower = String.fromCharCode(code).toLowerCase();
-        for (let k = 0; k < lower.length; k++) {
-          s = next[s * columns + this.column(lower.charCodeAt(k))]!;
-          this.report(s, line, found);
-        }
-      }
+      this.walk(lines[line]!, (id) => {
+        const at = (found[id] ??= []);
+        if (at[at.length - 1] !== line) at.push(line);
+      });
     }
     return found;
   }
 
-  private report(s: number, line: number, found: (number[] | undefined)[]): void {
-    for (let k = this.outStart[s]!; k < this.outStart[s + 1]!; k++) {
-      const lines = (found[this.outputs[k]!] ??= []);
-      if (lines[lines.length - 1] !== line) lines.push(line);
+  /** The literals (by index) that occur in one text, each once. */
+  find(text: string): number[] {
+    const found: number[] = [];
+    this.walk(text, (id) => {
+      if (!found.includes(id)) found.push(id);
+    });
+    return found;
+  }
+
+  /** Calls `hit` with each literal at each place it ends in `text`. */
+  private walk(text: string, hit: (id: number) => void): void {
+    const { next, asciiColumn } = this;
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < ASCII) {
+        s = next[(s >> 1) + asciiColumn[code]!]!;
+        if (s & 1) this.report(s >> 1, hit);
+        continue;
+      }
+      // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
+      const lower = String.fromCharCode(code).toLowerCase();
+      for (let j = 0; j < lower.length; j++) {
+        s = next[(s >> 1) + this.column(lower.charCodeAt(j))]!;
+        if (s & 1) this.report(s >> 1, hit);
+      }
     }
+  }
+
+  /** The literals that end in the state at `offset` in the table. */
+  private report(offset: number, hit: (id: number) => void): void {
+    const state = offset / this.columns;
+    for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) hit(this.outputs[k]!);
   }
 }

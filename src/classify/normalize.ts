@@ -97,10 +97,18 @@ const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
 const FENCE = /^\s{0,8}```/; // code fences carry no text of their own
 const BOLD = [/^\s{0,8}\*\*(?=\S)/, /(?<=\S)\*\*\s{0,8}$/]; // **bold** wrappers
 const CODE = [/^\s{0,8}`(?=\S)/, /(?<=\S)`\s{0,8}$/]; // `inline code` wrappers
-const ANY_WRAPPING = anyOf([QUOTE, FENCE, ...BOLD, ...CODE, ...LINE_PREFIXES]);
+// Every wrapper anchored at the start, in one pattern V8 tries at the first character only.
+const WRAPPED_START = anyOf([QUOTE, FENCE, BOLD[0]!, CODE[0]!, ...LINE_PREFIXES]);
+
+/** Whether a line ends in `*` or a backquote and at most 8 blanks, as the wrappers anchored at the end need. */
+function mayEndWrapped(line: string): boolean {
+  const text = line.trimEnd();
+  const last = text[text.length - 1];
+  return (last === '*' || last === '`') && line.length - text.length <= 8;
+}
 
 function stripWrapping(line: string): string {
-  if (!ANY_WRAPPING.test(line)) return line;
+  if (!WRAPPED_START.test(line) && !mayEndWrapped(line)) return line;
   let s = line.replace(QUOTE, '');
   if (FENCE.test(s)) return '';
   for (const p of [...BOLD, ...CODE, ...LINE_PREFIXES]) s = s.replace(p, '');

@@ -46,10 +46,10 @@ function platformOom(backend: Facts['backend']): OomKind {
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
   const text = new GatedLines(lines);
-  const errors = readErrors(lines, reader.signatures);
+  const errors = readErrors(text, reader.signatures);
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(lines, errorLine, reader.stages, errors.memoryLines);
-  const alloc = readAllocation(lines);
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
+  const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 
   const facts: Facts = {
