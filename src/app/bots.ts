@@ -1,8 +1,16 @@
-// Runs the chat adapters whose tokens are configured, side by side, on one engine and one database.
+// Runs the chat adapters whose tokens are configured, side by side, on one engine and one database,
+// with the operations port when one is set, until SIGTERM or SIGINT stops them gracefully.
+import type { webApi } from '@slack/bolt';
 import type { Message } from '../conversation/render.ts';
 import type { CaseRow, CaseStore } from '../store/cases.ts';
 import type { Engine } from '../conversation/engine.ts';
 import { storeProblem } from '../store/errors.ts';
+import { Gate } from '../ops/gate.ts';
+import { storeCheck, type Check } from '../ops/health.ts';
+import { startOpsServer, type OpsServer } from '../ops/http.ts';
+import { instruments } from '../ops/instrument.ts';
+import { createLogger, eventLog, type Logger } from '../ops/log.ts';
+import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import type { Config } from './config.ts';
 import { openApp } from './context.ts';
 
@@ -13,6 +21,8 @@ export interface RunningAdapter {
   deliver(row: CaseRow, messages: Message[]): Promise<void>;
   /** Posts the weekly digest to the moderators' channel, if one is configured and this week's is not out yet. */
   digest?(): Promise<void>;
+  /** What keeps it from taking work now (its gateway or socket down); nothing when it can. */
+  problem?(): string | undefined;
   stop(): Promise<void>;
 }
 
@@ -20,7 +30,7 @@ export interface RunningAdapter {
  * Abandons idle cases (even when nobody writes) and posts each notice where its case lives.
  * A failed post is left for the log: the abandonment is already recorded.
  */
-export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[]): Promise<number> {
+export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[], log: Logger): Promise<number> {
   let delivered = 0;
   for (const { caseId, messages } of await engine.sweep()) {
     const row = (await store.get(caseId))?.row;
@@ -29,8 +39,8 @@ export async function sweepIdle(engine: Engine, store: CaseStore, adapters: Runn
     try {
       await adapter.deliver(row, messages);
       delivered++;
-    } catch (e) {
-      process.stderr.write(`comfyoom: could not post the idle notice of case ${caseId}: ${(e as Error).message}\n`);
+    } catch (err) {
+      log.warn({ err, caseId }, 'could not post the idle notice');
     }
   }
   return delivered;
@@ -41,52 +51,155 @@ export async function sweepIdle(engine: Engine, store: CaseStore, adapters: Runn
  * deleted. A failure (the database locked for too long, a full disk) is logged and left to the
  * next round; the bots keep answering.
  */
-export async function housekeep(engine: Engine, store: CaseStore, adapters: RunningAdapter[], config: Pick<Config, 'db' | 'retentionDays'>): Promise<void> {
+export async function housekeep(engine: Engine, store: CaseStore, adapters: RunningAdapter[], config: Pick<Config, 'db' | 'retentionDays'>, log: Logger): Promise<void> {
   try {
-    await sweepIdle(engine, store, adapters);
+    await sweepIdle(engine, store, adapters, log);
     await engine.expire(config.retentionDays);
     await store.prune(Date.now(), 86_400_000);
     for (const a of adapters) await a.digest?.();
   } catch (e) {
-    process.stderr.write(`comfyoom: housekeeping failed, will retry: ${(storeProblem(e, config.db) ?? (e as Error)).message}\n`);
+    log.error({ err: storeProblem(e, config.db) ?? e }, 'housekeeping failed, will retry');
   }
 }
 
+/** Where the platforms are, and where the log goes: tests and benches point them at local fakes. */
+export interface Edges {
+  discordApi?: string;
+  slackApiUrl?: string;
+  slackRetry?: webApi.RetryOptions;
+  /** Slack HTTP mode's interface (default: all). */
+  slackHost?: string;
+  log?: Logger;
+}
+
+export interface Bots {
+  running: RunningAdapter[];
+  log: Logger;
+  /** The operations port, when one is configured. */
+  ops?: OpsServer;
+  metrics?: Metrics;
+  /** Stops taking work, lets what is in flight finish, then closes the platforms, the port and the store. */
+  stop(): Promise<void>;
+}
+
+/** How long a stop waits for work in flight; closing the connections and the store takes the rest of STOP_LIMIT_MS. */
+const DRAIN_MS = 7_000;
+/** A stop that takes longer ends the process anyway (an orchestrator's kill usually comes at 10 s). */
+export const STOP_LIMIT_MS = 10_000;
+
 /**
  * Starts every configured platform. One that fails to start (a wrong token, an intent Discord
- * refuses, no network) is reported and left out; the others run. Exit code 1 only when none did.
+ * refuses, no network) is reported and left out; the others run. Undefined when none did.
  */
-export async function runBots(config: Config): Promise<number> {
-  const app = await openApp(config, { pool: true });
+export async function startBots(config: Config, edges: Edges = {}): Promise<Bots | undefined> {
+  const log = edges.log ?? createLogger(config.log);
+  const metrics = config.http ? createMetrics() : undefined;
+  const app = await openApp(config, { pool: true, ...(metrics ? { instruments: instruments(metrics) } : {}) });
+  const gate = new Gate();
   await app.engine.expire(config.retentionDays);
+
   const starts: [string, () => Promise<RunningAdapter>][] = [];
   if (config.discord) {
     const discord = config.discord;
-    starts.push(['Discord', async () => (await import('../adapters/discord/bot.ts')).startDiscord({ config: discord, engine: app.engine })]);
+    starts.push([
+      'Discord',
+      async () => {
+        const [{ startDiscord }, { measureDiscord }] = await Promise.all([import('../adapters/discord/bot.ts'), import('../ops/discord.ts')]);
+        const running = await startDiscord({ config: discord, engine: app.engine, log: eventLog(log.child({ platform: 'discord' })), admit: gate.admit, ...(edges.discordApi ? { api: edges.discordApi } : {}) });
+        if (metrics) measureDiscord(running.client, metrics);
+        return running;
+      },
+    ]);
   }
   if (config.slack) {
     const slack = config.slack;
-    starts.push(['Slack', async () => (await import('../adapters/slack/bot.ts')).startSlack({ config: slack, engine: app.engine })]);
+    starts.push([
+      'Slack',
+      async () => {
+        const [{ startSlack }, { measureSlack, boltLogger }] = await Promise.all([import('../adapters/slack/bot.ts'), import('../ops/slack.ts')]);
+        const running = await startSlack({
+          config: slack,
+          engine: app.engine,
+          logger: boltLogger(log.child({ platform: 'slack' })),
+          admit: gate.admit,
+          ...(edges.slackApiUrl ? { slackApiUrl: edges.slackApiUrl } : {}),
+          ...(edges.slackRetry ? { retryConfig: edges.slackRetry } : {}),
+          ...(edges.slackHost ? { host: edges.slackHost } : {}),
+        });
+        if (metrics) measureSlack(running.app, metrics);
+        return running;
+      },
+    ]);
   }
-  const running = await startAll(starts);
+
+  // Ready only when every configured platform is connected: one that did not start is not ready.
+  const platforms = new Map<string, RunningAdapter | string>(starts.map(([name]) => [name.toLowerCase(), 'starting']));
+  const checks = (): Check[] => [
+    ...[...platforms].map(([name, p]): Check => ({ name, problem: () => (typeof p === 'string' ? p : p.problem?.()) })),
+    storeCheck(app.db),
+  ];
+  const ops = config.http && metrics ? await startOpsServer({ ...config.http, checks, registry: metrics.registry }) : undefined;
+
+  const running = await startAll(
+    starts.map(([name, start]) => [
+      name,
+      async () => {
+        try {
+          const r = await start();
+          platforms.set(name.toLowerCase(), r);
+          return r;
+        } catch (e) {
+          platforms.set(name.toLowerCase(), `did not start: ${(e as Error).message}`);
+          throw e;
+        }
+      },
+    ]),
+    (line) => log.error(line.trim()),
+  );
   if (!running.length) {
+    await ops?.close();
     await app.close();
-    return 1;
+    return undefined;
   }
-  const sweeper = setInterval(() => void housekeep(app.engine, app.store, running, config), 10 * 60_000);
-  process.stdout.write(`comfyoom: connected (${running.map((r) => r.platform).join(', ')})\n`);
-  await new Promise<void>((resolve) => {
+  const sweeper = setInterval(() => void gate.admit(() => housekeep(app.engine, app.store, running, config, log)), 10 * 60_000);
+  log.info({ platforms: running.map((r) => r.platform), ...(ops ? { opsPort: ops.port } : {}) }, 'connected');
+  return {
+    running,
+    log,
+    ...(ops ? { ops } : {}),
+    ...(metrics ? { metrics } : {}),
+    stop: async () => {
+      clearInterval(sweeper);
+      const left = await gate.close(DRAIN_MS);
+      if (left) log.warn({ left }, `work still in flight after ${DRAIN_MS} ms; stopping anyway`);
+      for (const r of running) await r.stop().catch((err: unknown) => log.warn({ err, platform: r.platform }, 'closing the connection failed'));
+      await ops?.close();
+      await app.close();
+    },
+  };
+}
+
+/** `comfyoom start` with chat tokens: the bots until SIGTERM or SIGINT, then a graceful stop. Exit code 1 when no platform started. */
+export async function runBots(config: Config, edges: Edges = {}): Promise<number> {
+  const bots = await startBots(config, edges);
+  if (!bots) return 1;
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  clearInterval(sweeper);
-  for (const r of running) await r.stop();
-  await app.close();
+  bots.log.info({ signal }, 'stopping: no new work, finishing what is in flight');
+  // Unreferenced: it ends the process only if something still holds it open by then.
+  setTimeout(() => {
+    bots.log.error(`not stopped within ${STOP_LIMIT_MS} ms; exiting anyway`);
+    process.exit(1);
+  }, STOP_LIMIT_MS).unref();
+  await bots.stop();
+  bots.log.info('stopped');
   return 0;
 }
 
 /** Starts the platforms side by side; each failure is told by name and leaves the others running. */
-export async function startAll(starts: [string, () => Promise<RunningAdapter>][], log: (line: string) => void = (line) => void process.stderr.write(line)): Promise<RunningAdapter[]> {
+export async function startAll(starts: [string, () => Promise<RunningAdapter>][], log: (line: string) => void): Promise<RunningAdapter[]> {
   const started = await Promise.all(
     starts.map(async ([name, start]) => {
       try {

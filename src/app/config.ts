@@ -34,64 +34,89 @@ const positive = (name: string, dflt: number, whole = false) =>
       return n;
     });
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** Socket Mode unless asked for HTTP, or unless only HTTP's signing secret is given. */
 const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_TOKEN?: string | undefined; SLACK_SIGNING_SECRET?: string | undefined }) =>
   env.SLACK_MODE ?? (!env.SLACK_APP_TOKEN && env.SLACK_SIGNING_SECRET ? 'http' : 'socket');
 
-const Env = z
-  .object({
-    COMFYOOM_DB: z.string().default('data/comfyoom.db'),
-    /** A PostgreSQL server instead of the SQLite file, for bots on several machines. */
-    COMFYOOM_DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\/\S+$/i, 'COMFYOOM_DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database), or unset for the SQLite file')
-      .optional(),
-    COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
-    /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
-    COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
-    /** Pastes a user may submit per minute before a polite refusal. */
-    COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
-    /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
-    COMFYOOM_ADAPTIVE: z
-      .string()
-      .optional()
-      .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
+const Settings = z.object({
+  COMFYOOM_DB: z.string().default('data/comfyoom.db'),
+  /** A PostgreSQL server instead of the SQLite file, for bots on several machines. */
+  COMFYOOM_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i, 'COMFYOOM_DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database), or unset for the SQLite file')
+    .optional(),
+  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
+  /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
+  COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
+  /** Pastes a user may submit per minute before a polite refusal. */
+  COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
+  /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
+  COMFYOOM_ADAPTIVE: z
+    .string()
+    .optional()
+    .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
 
-    DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
-    DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
-    /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
-    DISCORD_WATCH_CHANNELS: ids,
-    /** Off when the privileged Message Content intent is not enabled in the Developer Portal. */
-    DISCORD_MESSAGE_CONTENT: flag('DISCORD_MESSAGE_CONTENT', true),
-    /** A role pinged once when a case runs out of steps. */
-    DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
-    /** The forum tag (name or id) a resolved forum post gets. */
-    DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
-    /** A moderators' channel for the weekly digest (off when unset). */
-    DISCORD_DIGEST_CHANNEL: z.string().regex(/^\d{17,20}$/, 'DISCORD_DIGEST_CHANNEL must be a numeric channel id').optional(),
+  /** The operations port (/healthz, /metrics); off when unset. */
+  COMFYOOM_HTTP_PORT: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      const n = Number(s);
+      if (Number.isInteger(n) && n >= 1 && n <= 65535) return n;
+      ctx.addIssue({ code: 'custom', message: 'COMFYOOM_HTTP_PORT must be a port number (1-65535)' });
+      return z.NEVER;
+    }),
+  /** Where the operations port listens: this machine only unless told (a container says 0.0.0.0). */
+  COMFYOOM_HTTP_HOST: z.string().default('127.0.0.1'),
+  COMFYOOM_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `COMFYOOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** Unset: readable on a terminal, JSON lines otherwise. */
+  COMFYOOM_LOG_FORMAT: z.enum(LOG_FORMATS, { error: 'COMFYOOM_LOG_FORMAT must be json or pretty' }).optional(),
 
-    SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
-    SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
-    SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
-    SLACK_MODE: z.enum(['socket', 'http']).optional(),
-    SLACK_PORT: positive('SLACK_PORT', 3000),
-    /** Slack user ids that may answer anyone's buttons. */
-    SLACK_HELPERS: ids,
-    /** Slack user ids that may see /comfyoom stats. */
-    SLACK_ADMINS: ids,
-    /** A user group pinged once when a case runs out of steps. */
-    SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
-    /** A moderators' conversation for the weekly digest (off when unset). */
-    SLACK_DIGEST_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'SLACK_DIGEST_CHANNEL must be a channel id (C… or G…)').optional(),
-  })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_BOT_TOKEN) return;
-    const mode = slackMode(env);
-    if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
-    }
-    if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
-  });
+  DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
+  DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
+  /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
+  DISCORD_WATCH_CHANNELS: ids,
+  /** Off when the privileged Message Content intent is not enabled in the Developer Portal. */
+  DISCORD_MESSAGE_CONTENT: flag('DISCORD_MESSAGE_CONTENT', true),
+  /** A role pinged once when a case runs out of steps. */
+  DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
+  /** The forum tag (name or id) a resolved forum post gets. */
+  DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
+  /** A moderators' channel for the weekly digest (off when unset). */
+  DISCORD_DIGEST_CHANNEL: z.string().regex(/^\d{17,20}$/, 'DISCORD_DIGEST_CHANNEL must be a numeric channel id').optional(),
+
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
+  SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
+  SLACK_MODE: z.enum(['socket', 'http']).optional(),
+  SLACK_PORT: positive('SLACK_PORT', 3000),
+  /** Slack user ids that may answer anyone's buttons. */
+  SLACK_HELPERS: ids,
+  /** Slack user ids that may see /comfyoom stats. */
+  SLACK_ADMINS: ids,
+  /** A user group pinged once when a case runs out of steps. */
+  SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
+  /** A moderators' conversation for the weekly digest (off when unset). */
+  SLACK_DIGEST_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'SLACK_DIGEST_CHANNEL must be a channel id (C… or G…)').optional(),
+});
+
+/** Every variable the configuration reads (what a deployment file may set). */
+export const VARIABLES: readonly string[] = Object.keys(Settings.shape);
+
+const Env = Settings.superRefine((env, ctx) => {
+  if (!env.SLACK_BOT_TOKEN) return;
+  const mode = slackMode(env);
+  if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
+  }
+  if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
+});
 
 export interface Config {
   db: string;
@@ -101,6 +126,9 @@ export interface Config {
   retentionDays: number;
   ratePerMinute: number;
   adaptive: AdaptiveSetting;
+  log: { level: LogLevel; format?: LogFormat };
+  /** The operations port; port 0 takes any free one (tests). */
+  http?: { port: number; host: string };
   discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string; digestChannel?: string };
   slack?: {
     botToken: string;
@@ -135,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
     adaptive: e.COMFYOOM_ADAPTIVE,
+    log: { level: e.COMFYOOM_LOG_LEVEL, ...(e.COMFYOOM_LOG_FORMAT ? { format: e.COMFYOOM_LOG_FORMAT } : {}) },
+    ...(e.COMFYOOM_HTTP_PORT !== undefined ? { http: { port: e.COMFYOOM_HTTP_PORT, host: e.COMFYOOM_HTTP_HOST } } : {}),
     ...(e.DISCORD_TOKEN
       ? {
           discord: {

@@ -9,6 +9,7 @@ import type { Sql } from '../store/sql.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
 import { WorkPool } from '../conversation/pool.ts';
+import { unmeasured, type Instruments } from '../ops/instrument.ts';
 
 export interface AppContext {
   db: Sql;
@@ -21,14 +22,15 @@ export interface AppContext {
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl'>>, o: { pool?: boolean } = {}): Promise<AppContext> {
+export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl'>>, o: { pool?: boolean; instruments?: Instruments } = {}): Promise<AppContext> {
+  const measure = o.instruments ?? unmeasured;
   const kb = loadKb(kbDir());
   const db = await openStore({ db: resolve(config.db), databaseUrl: config.databaseUrl });
-  const store = new CaseStore(db);
+  const store = measure.store(new CaseStore(db));
   // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
   const ocr = new OcrPool();
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
-  const engine = new Engine({ kb, store, ocr, idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: pool } : {}) });
+  const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}) });
   return {
     db,
     store,

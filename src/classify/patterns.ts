@@ -5,6 +5,9 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
+import { LiteralIndex, requiredLiterals } from './literals.ts';
+
+export { requiredLiterals };
 
 // The project's own regular expressions stay on V8 (they are reviewed, bounded and far faster).
 // Defence in depth for them: should one still backtrack badly, V8 switches that match to its
@@ -23,65 +26,54 @@ export function checkPattern(source: string): string | undefined {
   }
 }
 
-/** Escapes that stand for one fixed character (everything else after a backslash is a class or an anchor). */
-const LITERAL_ESCAPE = /^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/;
-
-/**
- * Literal text that every match of a pattern must contain (lower-cased), one per top-level
- * alternative, or undefined when some alternative has none worth looking for. Read from the
- * pattern's own structure, conservatively: a quantified atom, a group or a class ends a run.
- */
-export function requiredLiterals(source: string): string[] | undefined {
-  const branches: string[][] = [[]];
-  let run = '';
-  let depth = 0;
-  const close = () => {
-    if (run) branches[branches.length - 1]!.push(run);
-    run = '';
-  };
+/** The text a pattern stands for when it is nothing but literal characters (lower-cased), else undefined. */
+export function literalText(source: string): string | undefined {
+  let text = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
-    let atom: string | undefined;
     if (c === '\\') {
       const e = source[++i] ?? '';
-      if (e === 't') atom = '\t';
-      else if (LITERAL_ESCAPE.test(e)) atom = e;
+      if (e === 't') text += '\t';
+      else if (/^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/.test(e)) text += e;
+      else return undefined;
+    } else if ('.^$|?*+()[]{}'.includes(c)) return undefined;
+    else text += c;
+  }
+  return text.toLowerCase();
+}
+
+/**
+ * Whether no match of a pattern can hold a line break, read conservatively from its source:
+ * no `\s`, `\W`, `\D`, `\p` or other escape that may stand for one, no `(?s`, and no class that
+ * may (a negated class must exclude `\n` itself; a positive one may not hold such an escape, a
+ * POSIX class or a range across it).
+ */
+export function lineBound(source: string): boolean {
+  const risky = /^[sWDnvpPxuCQ0-7]$/;
+  if (source.includes('\n') || source.includes('(?s')) return false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      if (risky.test(source[++i] ?? '')) return false;
     } else if (c === '[') {
-      // A class: skip to its end (a `]` right after `[` or `[^` belongs to it).
       let j = i + 1;
-      if (source[j] === '^') j++;
+      const negated = source[j] === '^';
+      if (negated) j++;
       if (source[j] === ']') j++;
       while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      const body = source.slice(i + (negated ? 2 : 1), j);
+      // A range with an escape or a control character at an end may span `\n`.
+      if (negated ? !/(?:^|[^\\])(?:\\\\)*\\n/.test(body) : /\\[sWDnvpPxuC0-7]|\[:|\\.-|-\\|[\x00-\x0a]-/.test(body)) return false;
       i = j;
-    } else if (c === '(') {
-      depth++;
-    } else if (c === ')') {
-      depth--;
-    } else if (c === '|' && depth === 0) {
-      close();
-      branches.push([]);
-      continue;
-    } else if (!'^$.*+?{'.includes(c)) {
-      atom = c;
     }
-    const next = source[i + 1];
-    const optional = next === '?' || next === '*' || (next === '{' && /^\{0,/.test(source.slice(i + 1)));
-    const repeated = optional || next === '+' || next === '{';
-    if (atom !== undefined && depth === 0 && !optional) run += atom.toLowerCase();
-    if (atom === undefined || depth > 0 || repeated) close();
-    if (next === '{') i = source.indexOf('}', i + 1);
   }
-  close();
-  const best = branches.map((b) => b.sort((a, b) => b.length - a.length)[0]);
-  // Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe:
-  // ASCII, Cyrillic, CJK and Hangul fold alike in both.
-  return best.every((l) => l && l.length >= 3 && /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+$/.test(l)) ? (best as string[]) : undefined;
+  return true;
 }
 
 /**
  * Many kb patterns over the lines of a paste. The patterns' required literals, looked for in
- * the lower-cased text first (all of them in one pass), spare RE2 most patterns: few occur in any
- * one paste. Those that may, RE2 tests over the whole text and then walks line by line.
+ * one pass over the lines first (literals.ts), spare RE2 most patterns: few occur in any one
+ * paste. Those that may, RE2 tests over the whole text and then walks line by line.
  * Case-insensitive; `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8.
  * (RE2's own Set was tried: with this many patterns its automaton outgrows its memory budget
  * and runs 4x slower.)
@@ -89,74 +81,60 @@ export function requiredLiterals(source: string): string[] | undefined {
 export class PatternSet {
   /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
   private readonly each: (RE2 | undefined)[];
-  private readonly literals: (string[] | undefined)[];
-
-  /** Every literal at once, longest first; plain escaped text, so V8 can run it safely. */
-  private readonly anyLiteral: RegExp | undefined;
-  /** For each literal, the others it starts with: the scan finds only the longest at a position. */
-  private readonly prefixes: Map<string, string[]>;
+  /** Every distinct literal of the patterns. */
+  private readonly index: LiteralIndex;
+  /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
+  private readonly literals: (number[] | undefined)[];
+  /** For each pattern that is nothing but its one literal, true: where the literal is, it matches. */
+  private readonly plain: boolean[];
+  /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
+  private readonly bound: boolean[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
-    this.literals = sources.map(requiredLiterals);
-    const distinct = [...new Set(this.literals.flatMap((l) => l ?? []))].sort((a, b) => b.length - a.length);
-    this.anyLiteral = distinct.length ? new RegExp(distinct.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : undefined;
-    this.prefixes = new Map(distinct.map((l) => [l, distinct.filter((o) => o !== l && l.startsWith(o))]));
-  }
-
-  /** The literals present in a lower-cased text, found in one pass. */
-  private present(lower: string): Set<string> {
-    const found = new Set<string>();
-    const re = this.anyLiteral;
-    if (!re) return found;
-    re.lastIndex = 0;
-    for (let m = re.exec(lower); m; m = re.exec(lower)) {
-      found.add(m[0]);
-      for (const p of this.prefixes.get(m[0])!) found.add(p);
-      // Every position where a literal starts is visited, overlaps included.
-      re.lastIndex = m.index + 1;
-    }
-    return found;
+    const literals = sources.map((s) => requiredLiterals(s));
+    const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    this.index = new LiteralIndex(distinct);
+    this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
+    this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
+    this.bound = sources.map(lineBound);
   }
 
   private compiled(i: number): RE2 {
     return (this.each[i] ??= new RE2(this.sources[i]!, 'gimu'));
   }
 
-  /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
+  /**
+   * For each pattern found in the lines, its index (into `sources`) and each line where a match
+   * starts, patterns in order and each one's lines ascending. A plain literal needs no more
+   * than the one pass; a pattern that stays within a line goes to RE2 only for the lines that
+   * hold one of its literals; any other one over the whole text, once.
+   */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const joined = lines.join('\n');
-    const present = this.present(joined.toLowerCase());
-    const candidates = this.literals.flatMap((l, i) => (l && !l.some((x) => present.has(x)) ? [] : [i]));
-    if (!candidates.length) return;
-    const text = Buffer.from(joined, 'utf8');
-    const found = candidates.filter((i) => {
-      const re = this.compiled(i);
-      re.lastIndex = 0;
-      return re.test(text);
-    });
-    if (!found.length) return;
-    const starts: number[] = [];
-    let at = 0;
-    for (const l of lines) {
-      starts.push(at);
-      at += Buffer.byteLength(l, 'utf8') + 1;
-    }
-    const lineOf = (offset: number) => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
+    const found = this.index.scan(lines);
+    let text: Buffer | undefined;
+    let starts: number[] | undefined;
+    for (let pattern = 0; pattern < this.sources.length; pattern++) {
+      const ids = this.literals[pattern];
+      const at = ids && (ids.length === 1 ? found[ids[0]!] : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
+      if (ids && !at?.length) continue;
+      if (this.plain[pattern]) {
+        for (const line of at!) yield { pattern, line };
+        continue;
       }
-      return lo;
-    };
-    for (const pattern of found) {
       const re = this.compiled(pattern);
+      if (at && this.bound[pattern]) {
+        for (const line of at) {
+          re.lastIndex = 0;
+          if (re.test(lines[line]!)) yield { pattern, line };
+        }
+        continue;
+      }
+      text ??= Buffer.from(lines.join('\n'), 'utf8');
+      starts ??= lineStarts(lines);
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        const line = lineOf(m.index);
+        const line = lineOf(starts, m.index);
         yield { pattern, line };
         // One hit per line is all a signature needs; the next line is where to look again.
         if (line + 1 >= starts.length) break;
@@ -164,4 +142,27 @@ export class PatternSet {
       }
     }
   }
+}
+
+/** Where each line starts in the lines joined by `\n`, in UTF-8 bytes. */
+function lineStarts(lines: readonly string[]): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(l, 'utf8') + 1;
+  }
+  return starts;
+}
+
+/** The line holding a byte offset. */
+function lineOf(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -23,7 +23,7 @@ describe('configuration from the environment', () => {
   });
 
   it('has working defaults and no chat platform without tokens', () => {
-    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6, adaptive: 'auto' });
+    expect(loadConfig({})).toEqual({ db: 'data/comfyoom.db', idleMs: 24 * 3_600_000, retentionDays: 90, ratePerMinute: 6, adaptive: 'auto', log: { level: 'info' } });
     expect(loadConfig({ COMFYOOM_RETENTION_DAYS: '30' }).retentionDays).toBe(30);
   });
 

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { housekeep } from '../../src/app/bots.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
@@ -12,6 +12,7 @@ import { sqliteSql } from '../../src/store/sql.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
+import { capturedLog } from '../helpers/log.ts';
 
 const DAY = 86_400_000;
 
@@ -26,7 +27,7 @@ describe('housekeeping', () => {
     const recent = (await engine.open({ platform: 'discord', channel: 'c', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
     clock = Date.now();
 
-    await housekeep(engine, store, [], { db: path, retentionDays: 90 });
+    await housekeep(engine, store, [], { db: path, retentionDays: 90 }, capturedLog().log);
     expect(await store.get(old)).toBeUndefined();
     expect((await store.get(recent))!.row.status).toBe('abandoned');
     expect(await computeStats(store.sql)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });
@@ -37,9 +38,8 @@ describe('housekeeping', () => {
     const store = new CaseStore(sqliteSql(openDb(path)));
     const engine = new Engine({ kb, store });
     await store.sql.close();
-    const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    await expect(housekeep(engine, store, [], { db: path, retentionDays: 90 })).resolves.toBeUndefined();
-    expect(log).toHaveBeenCalledWith(expect.stringMatching(/^comfyoom: housekeeping failed, will retry: /));
-    log.mockRestore();
+    const logged = capturedLog();
+    await expect(housekeep(engine, store, [], { db: path, retentionDays: 90 }, logged.log)).resolves.toBeUndefined();
+    expect(logged.lines()).toEqual([expect.objectContaining({ level: 50, msg: 'housekeeping failed, will retry', err: expect.objectContaining({ message: expect.any(String) }) })]);
   });
 });

@@ -7,6 +7,7 @@ import { CaseStore, type CaseRow } from '../../src/store/cases.ts';
 import { openStore } from '../../src/store/open.ts';
 import { describeStores } from '../helpers/stores.ts';
 import { kb } from '../helpers/kb.ts';
+import { capturedLog } from '../helpers/log.ts';
 import { sample } from '../helpers/corpus.ts';
 
 function recording(platform: string, fail = false) {
@@ -32,10 +33,11 @@ describeStores('the idle sweep', ({ fresh }) => {
     const onSlack = (await engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
     const discord = recording('discord');
     const slack = recording('slack', true);
+    const { log } = capturedLog();
 
-    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter])).toBe(0);
+    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter], log)).toBe(0);
     clock += 120_000;
-    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter])).toBe(1);
+    expect(await sweepIdle(engine, store, [discord.adapter, slack.adapter], log)).toBe(1);
     expect(discord.posts).toHaveLength(1);
     expect(discord.posts[0]!.row).toMatchObject({ id: onDiscord, thread: 't1', status: 'abandoned' });
     expect(discord.posts[0]!.messages[0]!.blocks[0]!.text).toMatch(/closed after a long time/);

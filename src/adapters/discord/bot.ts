@@ -1,9 +1,10 @@
 // Wiring: a discord.js client with the intents the handlers need, events routed to them, and
 // the RunningAdapter the bot runner expects.
-import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, Status } from 'discord.js';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
+import { admitAll, type Admit } from '../../ops/gate.ts';
 import { Handlers, type Log } from './handlers.ts';
 import { NO_PINGS } from './payload.ts';
 
@@ -12,7 +13,9 @@ export interface DiscordOptions {
   engine: Engine;
   /** REST base URL, e.g. a local fake Discord in tests (the gateway URL then comes from it). */
   api?: string;
-  log?: Log;
+  log: Log;
+  /** Runs each event's handling; a graceful stop closes it (see ops/gate.ts). */
+  admit?: Admit;
   /** How long a resolved case's thread stays open before it is archived (default a minute). */
   archiveAfterMs?: number;
 }
@@ -21,17 +24,12 @@ export interface RunningDiscord extends RunningAdapter {
   client: Client;
 }
 
-const stderrLog: Log = (what, err) => {
-  const detail = err instanceof Error ? `: ${err.message}` : err === undefined ? '' : `: ${String(err)}`;
-  process.stderr.write(`comfyoom discord: ${what}${detail}\n`);
-};
-
 /** What the privileged Message Content intent is needed for, told at start when it is off. */
 export const WITHOUT_CONTENT =
   'running without the Message Content intent: slash commands, the message menu, buttons, DMs and messages that mention the bot work; watch mode and logs posted in a case thread without a mention are off (turn the intent on in the Developer Portal and set DISCORD_MESSAGE_CONTENT=true for them)';
 
 export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord> {
-  const log = opts.log ?? stderrLog;
+  const { log, admit = admitAll } = opts;
   const { messageContent } = opts.config;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(messageContent ? [GatewayIntentBits.MessageContent] : [])],
@@ -51,8 +49,8 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
     archiveAfterMs: opts.archiveAfterMs ?? 60_000,
     log,
   });
-  client.on(Events.InteractionCreate, (i) => void handlers.interaction(i));
-  client.on(Events.MessageCreate, (m) => void handlers.message(m));
+  client.on(Events.InteractionCreate, (i) => void admit(() => handlers.interaction(i)));
+  client.on(Events.MessageCreate, (m) => void admit(() => handlers.message(m)));
   // An 'error' event without a listener would throw and end the process.
   client.on(Events.Error, (e) => log('client error', e));
   client.on(Events.ShardError, (e) => log('gateway error', e));
@@ -76,6 +74,7 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
     client,
     deliver: (row, messages) => handlers.deliver(row, messages),
     ...(opts.config.digestChannel ? { digest: () => handlers.postDigest(opts.config.digestChannel!) } : {}),
+    problem: () => (client.ws.shards.size && client.ws.shards.every((s) => s.status === Status.Ready) ? undefined : `gateway not connected (${client.ws.shards.map((s) => Status[s.status]).join(', ') || 'no shard'})`),
     stop: () => client.destroy(),
   };
 }

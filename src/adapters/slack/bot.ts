@@ -2,10 +2,11 @@
 // signing, its Web API client, and the listeners that hand everything to the engine.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPModuleFunctions, HTTPReceiver, type Logger, type LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver, type Logger, type LogLevel, type webApi } from '@slack/bolt';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
+import { admitAll, type Admit } from '../../ops/gate.ts';
 import { SlackHandlers } from './handlers.ts';
 import type { SlackFile } from './inbound.ts';
 
@@ -23,6 +24,8 @@ export interface StartSlackOptions {
   host?: string;
   logger?: Logger;
   logLevel?: LogLevel;
+  /** Runs each event's handling; a graceful stop closes it (see ops/gate.ts). */
+  admit?: Admit;
 }
 
 export interface SlackAdapter extends RunningAdapter {
@@ -38,13 +41,20 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     ...(o.slackApiUrl ? { slackApiUrl: o.slackApiUrl } : {}),
     ...(o.retryConfig ? { retryConfig: o.retryConfig } : {}),
   };
+  const logging = { ...(o.logger ? { logger: o.logger } : {}), ...(o.logLevel ? { logLevel: o.logLevel } : {}) };
   let receiverOptions;
+  /** Socket Mode: whether the connection is up now. */
+  let connected = false;
   if (config.mode === 'socket') {
     if (!config.appToken) throw new Error('Slack Socket Mode needs SLACK_APP_TOKEN (an xapp- token with connections:write)');
-    receiverOptions = { socketMode: true, appToken: config.appToken };
+    // Built here, as Bolt would, to watch its connection; its Web API calls go where the app's do.
+    const receiver = new SocketModeReceiver({ appToken: config.appToken, installerOptions: { clientOptions }, ...logging });
+    receiver.client.on('connected', () => (connected = true));
+    for (const state of ['reconnecting', 'disconnecting', 'disconnected']) receiver.client.on(state, () => (connected = false));
+    receiverOptions = { receiver };
   } else {
     if (!config.signingSecret) throw new Error('Slack HTTP mode needs SLACK_SIGNING_SECRET to verify requests');
-    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, ...(o.logger ? { logger: o.logger } : {}), ...(o.logLevel ? { logLevel: o.logLevel } : {}) });
+    const receiver = new HTTPReceiver({ signingSecret: config.signingSecret, ...logging });
     // Each request is read in its turn (see Engine.turn): a burst of hundreds is read and
     // acknowledged a few dozen a turn, the event loop free between.
     const read = receiver.requestListener;
@@ -77,6 +87,8 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
       info: async (id) => (await app.client.files.info({ file: id })).file as SlackFile | undefined,
     },
   });
+  const admit = o.admit ?? admitAll;
+  app.use(({ next }) => admit(next).then(() => undefined));
   // Socket Mode's envelopes all come down one connection: each is handled, up to its acknowledgement, in its turn.
   if (config.mode === 'socket') app.use(async ({ next }) => o.engine.turn('ack').then(next));
   handlers.register(app);
@@ -84,8 +96,9 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
   app.error(async (e) => app.logger.error(`slack: ${e.message}`));
 
   let port: number | undefined;
+  let server: Server | undefined;
   if (config.mode === 'http') {
-    const server = (await app.start({ port: config.port, ...(o.host ? { host: o.host } : {}) })) as Server;
+    server = (await app.start({ port: config.port, ...(o.host ? { host: o.host } : {}) })) as Server;
     port = (server.address() as AddressInfo).port;
   } else {
     await app.start();
@@ -97,6 +110,7 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     ...(port !== undefined ? { port } : {}),
     deliver: (row, messages) => handlers.deliver(row, messages),
     ...(config.digestChannel ? { digest: () => handlers.postDigest(config.digestChannel!) } : {}),
+    problem: () => (server ? (server.listening ? undefined : 'HTTP receiver not listening') : connected ? undefined : 'Socket Mode not connected'),
     stop: async () => {
       await app.stop();
     },
