@@ -660,7 +660,8 @@ export class Engine {
    */
   private wipe(): Promise<void> {
     const file = this.store.sql.file;
-    const running = (file ? this.work.wipe(file) : this.store.wipe()).finally(() => this.wipes.delete(running));
+    if (!file) return this.store.wipe();
+    const running = this.work.wipe(file).finally(() => this.wipes.delete(running));
     this.wipes.add(running);
     return running;
   }

@@ -108,13 +108,13 @@ export class Learner {
     const entries = this.kb.entries.filter((e) => withData.has(e.id) && e.steps.length > 1);
     const read = await Promise.all(entries.map((e) => Promise.all([this.evidence(e.id), this.pins(e.id)])));
     return entries.map((entry, i) => {
-        const [evidence, pins] = read[i]!;
-        const { steps, estimates } = orderSteps({ kbSteps: this.kbSteps(entry), evidence, pins });
-        const records = this.recorded(entry.id, evidence).steps;
-        const byStep = new Map(estimates.map((e) => [e.step, { ...e, ...(records.get(e.step) ?? { tried: 0, fixed: 0, assumed: 0 }) }]));
-        const confirmed = sum(evidence).fixed;
-        return { entry: entry.id, mode: modeFor(this.setting, confirmed), confirmed, kb: entry.steps, learned: steps, steps: steps.map((s) => byStep.get(s)!) };
-      });
+      const [evidence, pins] = read[i]!;
+      const { steps, estimates } = orderSteps({ kbSteps: this.kbSteps(entry), evidence, pins });
+      const records = this.recorded(entry.id, evidence).steps;
+      const byStep = new Map(estimates.map((e) => [e.step, { ...e, ...(records.get(e.step) ?? { tried: 0, fixed: 0, assumed: 0 }) }]));
+      const confirmed = sum(evidence).fixed;
+      return { entry: entry.id, mode: modeFor(this.setting, confirmed), confirmed, kb: entry.steps, learned: steps, steps: steps.map((s) => byStep.get(s)!) };
+    });
   }
 
   /** A moderator pins a step: at its kb place, or at `place` (1-based). */

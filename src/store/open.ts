@@ -1,7 +1,6 @@
 // Which store a process uses: a PostgreSQL server when COMFYOOM_DATABASE_URL names one (several
 // machines on one database), otherwise the SQLite file beside the bot (the default).
 import { openDb, type OpenOptions } from './db.ts';
-import { openPostgres } from './postgres.ts';
 import { sqliteSql, type Sql } from './sql.ts';
 
 export interface StoreLocation {
@@ -12,6 +11,7 @@ export interface StoreLocation {
 }
 
 export async function openStore(where: StoreLocation, opts: OpenOptions = {}): Promise<Sql> {
-  if (where.databaseUrl) return openPostgres(where.databaseUrl, opts.migrateUpTo !== undefined ? { migrateUpTo: opts.migrateUpTo } : {});
+  // pg is loaded only for a server: the file's users (the terminal, a one-off stats) start without it.
+  if (where.databaseUrl) return (await import('./postgres.ts')).openPostgres(where.databaseUrl, opts.migrateUpTo !== undefined ? { migrateUpTo: opts.migrateUpTo } : {});
   return sqliteSql(openDb(where.db, opts));
 }
