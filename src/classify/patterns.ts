@@ -81,7 +81,8 @@ export function lineBound(source: string): boolean {
 export class PatternSet {
   /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
   private readonly each: (RE2 | undefined)[];
-  /** Every distinct literal of the patterns. */
+  /** Every distinct literal of the patterns, and an index of them. */
+  readonly distinct: readonly string[];
   private readonly index: LiteralIndex;
   /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
   private readonly literals: (number[] | undefined)[];
@@ -89,15 +90,22 @@ export class PatternSet {
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
   private readonly bound: boolean[];
+  /** For each literal of the index, the patterns that need it. */
+  private readonly admits: number[][];
+  /** Patterns with no literal to look for: always run. */
+  private readonly unfiltered: number[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     const literals = sources.map((s) => requiredLiterals(s));
     const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    this.distinct = distinct;
     this.index = new LiteralIndex(distinct);
     this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
+    this.admits = distinct.map((_, id) => this.literals.flatMap((l, i) => (l?.includes(id) ? [i] : [])));
+    this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
 
   private compiled(i: number): RE2 {
@@ -107,17 +115,20 @@ export class PatternSet {
   /**
    * For each pattern found in the lines, its index (into `sources`) and each line where a match
    * starts, patterns in order and each one's lines ascending. A plain literal needs no more
-   * than the one pass; a pattern that stays within a line goes to RE2 only for the lines that
+   * than the one pass (`found`: the lines where each of `distinct` is, when the caller's own pass
+   * found them); a pattern that stays within a line goes to RE2 only for the lines that
    * hold one of its literals; any other one over the whole text, once.
    */
-  *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const found = this.index.scan(lines);
+  *scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): Generator<{ pattern: number; line: number }> {
+    const candidates = new Set(this.unfiltered);
+    found.forEach((at, id) => {
+      if (at) for (const i of this.admits[id]!) candidates.add(i);
+    });
     let text: Buffer | undefined;
     let starts: number[] | undefined;
-    for (let pattern = 0; pattern < this.sources.length; pattern++) {
+    for (const pattern of [...candidates].sort((a, b) => a - b)) {
       const ids = this.literals[pattern];
-      const at = ids && (ids.length === 1 ? found[ids[0]!] : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
-      if (ids && !at?.length) continue;
+      const at = ids && (ids.length === 1 ? found[ids[0]!]! : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
       if (this.plain[pattern]) {
         for (const line of at!) yield { pattern, line };
         continue;

@@ -91,11 +91,12 @@ function startOfLastBlock(hitLines: number[], paste: GatedLines): number {
   return sorted[i]!;
 }
 
-export function readErrors(paste: GatedLines, compiled: CompiledSignatures): ErrorFacts {
+/** `literalLines`: where the set's literals are in the lines, when the caller's pass found them. */
+export function readErrors(paste: GatedLines, compiled: CompiledSignatures, literalLines?: readonly (number[] | undefined)[]): ErrorFacts {
   const { lines } = paste;
   /** Lines where each signature matched, in order. */
   const hits = new Map<string, number[]>();
-  for (const { pattern, line } of compiled.set.scan(lines)) {
+  for (const { pattern, line } of compiled.set.scan(lines, literalLines)) {
     const id = compiled.signatures[compiled.owner[pattern]!]!.id;
     const list = hits.get(id) ?? [];
     if (!list.includes(line)) list.push(line);

@@ -1,7 +1,8 @@
 // Facts first, then rules: this module reads everything a paste says about the failure and the
 // machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
 import type { Kb } from '../../kb/load.ts';
-import { GatedLines } from '../gates.ts';
+import { GatedLines, gateLiterals } from '../gates.ts';
+import { LiteralIndex } from '../literals.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
@@ -17,13 +18,20 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
+  /** The readers' gate literals, then the kb signatures' literals: one pass over a paste finds both. */
+  literals: LiteralIndex;
+  gateCount: number;
 }
 
 export function compileReader(kb: Kb): FactReader {
+  const signatures = compileSignatures(kb.signatures);
+  const gates = gateLiterals();
   return {
-    signatures: compileSignatures(kb.signatures),
+    signatures,
     stages: compileStages(kb.stages),
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
+    literals: new LiteralIndex([...gates, ...signatures.set.distinct]),
+    gateCount: gates.length,
   };
 }
 
@@ -45,8 +53,9 @@ function platformOom(backend: Facts['backend']): OomKind {
 
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
-  const text = new GatedLines(lines);
-  const errors = readErrors(text, reader.signatures);
+  const found = reader.literals.scan(lines);
+  const text = new GatedLines(lines, found, reader.gateCount);
+  const errors = readErrors(text, reader.signatures, found.slice(reader.gateCount));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
   const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
   const alloc = readAllocation(text);
