@@ -104,7 +104,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         dbPath = resolve(config.db);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');
-          return runBots(config);
+          return await runBots(config);
         }
         const [{ readPaste }, { openApp }] = await Promise.all([import('./diagnose.ts'), import('../app/context.ts')]);
         const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;
