@@ -119,6 +119,17 @@ export function requiredLiterals(source: string, minLength = 3): string[] | unde
 
 const ASCII = 128;
 
+/** Per UTF-16 code unit, what toLowerCase makes of it, learnt on first sight: 0 not yet known, -1 more than one unit, else the unit + 1. */
+const lowerUnits = new Int32Array(65536);
+function lowerUnit(code: number): number {
+  let known = lowerUnits[code]!;
+  if (known === 0) {
+    const lower = String.fromCharCode(code).toLowerCase();
+    known = lowerUnits[code] = lower.length === 1 ? lower.charCodeAt(0) + 1 : -1;
+  }
+  return known;
+}
+
 export class LiteralIndex {
   /** Row offset (see below) × column -> next state: the automaton with its failure links folded in. */
   private readonly next: Int32Array;
@@ -242,6 +253,12 @@ export class LiteralIndex {
         continue;
       }
       // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
+      const unit = lowerUnit(code);
+      if (unit > 0) {
+        s = next[(s >> 1) + this.column(unit - 1)]!;
+        if (s & 1) this.report(s >> 1, hit);
+        continue;
+      }
       const lower = String.fromCharCode(code).toLowerCase();
       for (let j = 0; j < lower.length; j++) {
         s = next[(s >> 1) + this.column(lower.charCodeAt(j))]!;

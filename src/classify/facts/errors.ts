@@ -21,11 +21,12 @@ export interface CompiledSignatures {
   set: PatternSet;
   /** For each pattern of the set, the index of its signature. */
   owner: number[];
+  byId: Map<string, Signature>;
 }
 
 export function compileSignatures(signatures: Signature[]): CompiledSignatures {
   const owner = signatures.flatMap((sig, i) => sig.patterns.map(() => i));
-  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner };
+  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner, byId: new Map(signatures.map((s) => [s.id, s])) };
 }
 
 /** A line that states the failure, with how directly it does so (lower rank = more direct). */
@@ -103,7 +104,7 @@ export function readErrors(paste: GatedLines, compiled: CompiledSignatures, lite
     hits.set(id, list);
   }
   for (const list of hits.values()) list.sort((a, b) => a - b);
-  const byId = new Map(compiled.signatures.map((s) => [s.id, s]));
+  const { byId } = compiled;
   const found = compiled.signatures.map((s) => s.id).filter((id) => hits.has(id));
   const candidates = errorLines(paste).sort((a, b) => a.rank - b.rank || a.line - b.line);
 
