@@ -47,12 +47,19 @@ function alternation(r: Reader): string[] | undefined {
   return branches.every((b) => b !== undefined) ? [...new Set(branches.flat() as string[])] : undefined;
 }
 
-/**
- * The best thing a sequence of atoms must hold: its longest run of literal characters, or a
- * group's alternatives when their shortest is longer. Conservatively: a class, an escape that is
- * not one fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
- */
+/** The best thing a sequence of atoms must hold: of the options it has, the one whose shortest literal is longest. */
 function sequence(r: Reader): string[] | undefined {
+  const options = sequenceOptions(r);
+  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
+  return options?.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+}
+
+/**
+ * Everything a sequence of atoms must hold, each a set of alternatives: its runs of literal
+ * characters, and groups of alternatives. Conservatively: a class, an escape that is not one
+ * fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
+ */
+function sequenceOptions(r: Reader): string[][] | undefined {
   const { source } = r;
   const options: string[][] = [];
   let run = '';
@@ -101,9 +108,7 @@ function sequence(r: Reader): string[] | undefined {
     if (group && required) options.push(group);
   }
   close();
-  const usable = options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
-  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
-  return usable.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+  return options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
 }
 
 /**
@@ -115,6 +120,16 @@ export function requiredLiterals(source: string, minLength = 3): string[] | unde
   const r: Reader = { source, at: 0, minLength };
   const found = alternation(r);
   return r.at === source.length ? found : undefined;
+}
+
+/**
+ * For a pattern with no alternation at its top: every set of literals its matches hold one of
+ * (a line must hold one of each), or undefined.
+ */
+export function requiredLiteralSets(source: string, minLength = 3): string[][] | undefined {
+  const r: Reader = { source, at: 0, minLength };
+  const sets = sequenceOptions(r);
+  return r.at === source.length && sets?.length ? sets : undefined;
 }
 
 const ASCII = 128;

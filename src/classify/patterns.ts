@@ -5,7 +5,7 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
-import { LiteralIndex, requiredLiterals } from './literals.ts';
+import { LiteralIndex, requiredLiteralSets, requiredLiterals } from './literals.ts';
 
 export { requiredLiterals };
 
@@ -90,6 +90,8 @@ export class PatternSet {
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
   private readonly bound: boolean[];
+  /** For such a pattern, every set of literals a matching line holds one of (indexes into the index). */
+  private readonly allOf: (number[][] | undefined)[];
   /** For each literal of the index, the patterns that need it. */
   private readonly admits: number[][];
   /** Patterns with no literal to look for: always run. */
@@ -98,12 +100,14 @@ export class PatternSet {
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     const literals = sources.map((s) => requiredLiterals(s));
-    const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    const sets = sources.map((s) => (lineBound(s) ? requiredLiteralSets(s) : undefined));
+    const distinct = [...new Set([...literals.flatMap((l) => l ?? []), ...sets.flatMap((l) => l?.flat() ?? [])])];
     this.distinct = distinct;
     this.index = new LiteralIndex(distinct);
     this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
+    this.allOf = sets.map((l) => l?.map((set) => set.map((x) => distinct.indexOf(x))));
     this.admits = distinct.map((_, id) => this.literals.flatMap((l, i) => (l?.includes(id) ? [i] : [])));
     this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
@@ -135,7 +139,9 @@ export class PatternSet {
       }
       const re = this.compiled(pattern);
       if (at && this.bound[pattern]) {
+        const allOf = this.allOf[pattern];
         for (const line of at) {
+          if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
           re.lastIndex = 0;
           if (re.test(lines[line]!)) yield { pattern, line };
         }
