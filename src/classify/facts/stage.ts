@@ -18,14 +18,11 @@ interface NodeGlob {
   literal: number;
 }
 
-interface CompiledStage {
-  stage: Stage;
-  nodes: NodeGlob[];
-  models: ((lowerName: string) => boolean)[];
-}
-
 export interface CompiledStages {
-  stages: CompiledStage[];
+  /** Node and model name globs per stage, looked up through the longest piece between their stars. */
+  nodes: HintLists;
+  models: HintLists;
+  globs: Map<string, NodeGlob>;
   frames: HintLists;
   phrases: HintLists;
   events: HintLists;
@@ -66,13 +63,19 @@ class HintLists {
     this.index = new LiteralIndex(runs);
   }
 
+  /** The hints that may be in `text` (its run is), in kb order of their stages. */
+  hintsIn(text: string): { stage: Stage; hint: string }[] {
+    const maybe = [...this.always, ...this.index.find(text).flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    return maybe.map((m) => ({ stage: this.stages[m.stage]!, hint: m.hint }));
+  }
+
   /** The stages, in kb order, with a hint that `holds` in `text` (`holds` is asked only of hints that may). */
   *stagesIn(text: string, holds: (hint: string) => boolean): Generator<Stage> {
-    const maybe = [...this.always, ...this.index.find(text).flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    const maybe = this.hintsIn(text);
     for (let k = 0; k < maybe.length; k++) {
       const stage = maybe[k]!.stage;
       if (k > 0 && maybe[k - 1]!.stage === stage) continue;
-      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield this.stages[stage]!;
+      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield stage;
     }
   }
 
@@ -121,12 +124,13 @@ function glob(pattern: string): (lowerName: string) => boolean {
 
 export function compileStages(hints: StageHints): CompiledStages {
   const lists = (kind: 'frames' | 'phrases' | 'events') => hints.stages.map((s) => ({ stage: s.stage as Stage, hints: s[kind].map(fold) }));
+  const globLists = (kind: 'nodes' | 'models') => hints.stages.map((s) => ({ stage: s.stage as Stage, hints: s[kind] }));
+  const pieces = (pattern: string) => pattern.toLowerCase().replace(/\*/g, ' ');
+  const globs = new Map(hints.stages.flatMap((s) => [...s.nodes, ...s.models]).map((n) => [n, { test: glob(n), literal: n.replace(/\*/g, '').length }]));
   return {
-    stages: hints.stages.map((s) => ({
-      stage: s.stage as Stage,
-      nodes: s.nodes.map((n) => ({ test: glob(n), literal: n.replace(/\*/g, '').length })),
-      models: s.models.map(glob),
-    })),
+    nodes: new HintLists(globLists('nodes'), pieces),
+    models: new HintLists(globLists('models'), pieces),
+    globs,
     // `fn:decode*` and `path:vae` name what they look for after their prefix.
     frames: new HintLists(lists('frames'), (hint) => hint.replace(/^(?:fn|path):/, '').replace(/\*$/, '')),
     phrases: new HintLists(lists('phrases')),
@@ -142,8 +146,9 @@ export function compileStages(hints: StageHints): CompiledStages {
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   let best: { stage: Stage; literal: number } | undefined;
   const lower = node.toLowerCase();
-  for (const s of compiled.stages) {
-    for (const n of s.nodes) if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
+  for (const { stage, hint } of compiled.nodes.hintsIn(lower)) {
+    const n = compiled.globs.get(hint)!;
+    if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage, literal: n.literal };
   }
   return best?.stage;
 }
@@ -359,7 +364,7 @@ function blockStart(text: GatedLines, errorLine: number): number {
 
 const stageOfModel = (model: string, compiled: CompiledStages) => {
   const lower = model.toLowerCase();
-  return compiled.stages.find((s) => s.models.some((matches) => matches(lower)))?.stage;
+  return compiled.models.firstIn(lower, (pattern) => compiled.globs.get(pattern)!.test(lower));
 };
 const stageOfEvent = (text: string, compiled: CompiledStages) => {
   let folded: string | undefined;
