@@ -112,8 +112,9 @@ export class PatternSet {
     this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
 
+  /** A pattern tried line by line needs no `g` (and so no lastIndex to reset); one run over the whole text does. */
   private compiled(i: number): RE2 {
-    return (this.each[i] ??= new RE2(this.sources[i]!, 'gimu'));
+    return (this.each[i] ??= new RE2(this.sources[i]!, this.bound[i] && this.literals[i] ? 'imu' : 'gimu'));
   }
 
   /**
@@ -142,8 +143,10 @@ export class PatternSet {
         const allOf = this.allOf[pattern];
         for (const line of at) {
           if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
-          re.lastIndex = 0;
-          if (re.test(lines[line]!)) yield { pattern, line };
+          // The line's bytes in the text, a view: RE2 copies a string it is given into UTF-8 each time.
+          text ??= Buffer.from(lines.join('\n'), 'utf8');
+          starts ??= lineStarts(lines);
+          if (re.test(text.subarray(starts[line]!, line + 1 < starts.length ? starts[line + 1]! - 1 : text.length))) yield { pattern, line };
         }
         continue;
       }
