@@ -65,7 +65,9 @@ class HintLists {
 
   /** The hints that may be in `text` (its run is), in kb order of their stages. */
   hintsIn(text: string): { stage: Stage; hint: string }[] {
-    const maybe = [...this.always, ...this.index.find(text).flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    const runs = this.index.find(text);
+    if (!runs.length && !this.always.length) return [];
+    const maybe = [...this.always, ...runs.flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
     return maybe.map((m) => ({ stage: this.stages[m.stage]!, hint: m.hint }));
   }
 
