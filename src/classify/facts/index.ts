@@ -18,20 +18,23 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
-  /** The readers' gate literals, then the kb signatures' literals: one pass over a paste finds both. */
+  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all. */
   literals: LiteralIndex;
   gateCount: number;
+  signatureCount: number;
 }
 
 export function compileReader(kb: Kb): FactReader {
   const signatures = compileSignatures(kb.signatures);
+  const stages = compileStages(kb.stages);
   const gates = gateLiterals();
   return {
     signatures,
-    stages: compileStages(kb.stages),
+    stages,
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
-    literals: new LiteralIndex([...gates, ...signatures.set.distinct]),
+    literals: new LiteralIndex([...gates, ...signatures.set.distinct, ...stages.events.runs]),
     gateCount: gates.length,
+    signatureCount: signatures.set.distinct.length,
   };
 }
 
@@ -55,9 +58,10 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
   const found = reader.literals.scan(lines);
   const text = new GatedLines(lines, found, reader.gateCount);
-  const errors = readErrors(text, reader.signatures, found.slice(reader.gateCount));
+  const afterSignatures = reader.gateCount + reader.signatureCount;
+  const errors = readErrors(text, reader.signatures, found.slice(reader.gateCount, afterSignatures));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found.slice(afterSignatures));
   const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 

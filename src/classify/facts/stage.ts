@@ -37,6 +37,8 @@ const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
  * text for all those runs (literals.ts) tells which few hints are worth a closer look.
  */
 class HintLists {
+  /** The runs looked for, in the order a caller's own pass over the lines reports them. */
+  readonly runs: readonly string[];
   private readonly index: LiteralIndex;
   private readonly stages: Stage[];
   /** Per run (by index), the hints holding it and the index of each one's stage. */
@@ -60,6 +62,7 @@ class HintLists {
         (this.byRun[runs.indexOf(run)] ??= []).push({ stage, hint });
       }
     });
+    this.runs = runs;
     this.index = new LiteralIndex(runs);
   }
 
@@ -82,9 +85,9 @@ class HintLists {
   }
 
   /** The lines that may hold a hint, ascending. */
-  linesOf(lines: readonly string[]): number[] {
+  linesOf(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): number[] {
     if (this.always.length) return lines.map((_, i) => i);
-    return [...new Set(this.index.scan(lines).flatMap((at) => at ?? []))].sort((a, b) => a - b);
+    return [...new Set(found.flatMap((at) => at ?? []))].sort((a, b) => a - b);
   }
 
   /** The first stage, in kb order, with a hint that `holds` in `text`. */
@@ -377,11 +380,11 @@ const stageOfEvent = (text: string, compiled: CompiledStages) => {
  * The last thing the run started before the error: a model ComfyUI was asked to load, a loader
  * announcing itself, or a progress bar (sampling, unless its label says loading or decoding).
  */
-function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages): { stage: Stage; line: number; strength: number } | undefined {
+function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, eventRuns?: readonly (number[] | undefined)[]): { stage: Stage; line: number; strength: number } | undefined {
   let last: { stage: Stage; line: number; strength: number } | undefined;
   let requestedUnknown = false;
   // Only lines that may start something can change the answer.
-  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines)])].sort((a, b) => a - b);
+  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, eventRuns)])].sort((a, b) => a - b);
   for (const i of visit) {
     if (i >= end) break;
     const text = paste.lines[i]!;
@@ -410,7 +413,8 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages): 
   return last;
 }
 
-export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = []): StageFacts {
+/** `eventRuns`: where each of `compiled.events.runs` is in the lines, when the caller's pass found them. */
+export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], eventRuns?: readonly (number[] | undefined)[]): StageFacts {
   const { lines } = text;
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
@@ -459,7 +463,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     }
   }
 
-  const started = lastStarted(text, errorLine ?? lines.length, compiled);
+  const started = lastStarted(text, errorLine ?? lines.length, compiled, eventRuns);
   if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }
