@@ -1,16 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { LiteralIndex, requiredLiterals } from '../../src/classify/literals.ts';
+import { LazyIndex, LiteralIndex, requiredLiteralSets, requiredLiterals } from '../../src/classify/literals.ts';
+import { createClassifier } from '../../src/classify/classify.ts';
 import { declaredGates } from '../../src/classify/gates.ts';
 import { normalize } from '../../src/classify/normalize.ts';
 // Importing the classifier declares every reader's gates.
 import '../../src/classify/classify.ts';
 import { corpus } from '../helpers/corpus.ts';
+import { classify, kb } from '../helpers/kb.ts';
 
 describe('many literals found in one pass', () => {
   it('finds each literal on every line that holds it, overlaps and case included', () => {
     const index = new LiteralIndex(['abc', 'bcd', 'out of memory', 'of memory', '显存不足', 'i̇stanbul']);
     const found = index.scan(['zzABCD', 'CUDA Out Of Memory', 'none here', '报错：显存不足', 'İSTANBUL', 'abc abc']);
     expect(found).toEqual([[0, 5], [0], [1], [1], [3], [4]]);
+  });
+
+  it('is built only once asked for more often than it costs', () => {
+    const lazy = new LazyIndex(() => ['abc'], 2);
+    expect([lazy.get(), lazy.get()]).toEqual([undefined, undefined]);
+    expect(lazy.get()?.find('xABCx')).toEqual([0]);
   });
 
   it('says nothing of a literal the lines lack', () => {
@@ -29,15 +37,33 @@ describe('the literals a pattern needs, read through groups', () => {
     expect(found === undefined ? undefined : [...found].sort()).toEqual(literals.sort());
   });
 
+  it('reads every literal a pattern without alternation at its top needs', () => {
+    expect(requiredLiteralSets('cuda[ \\t]{0,2}out[ \\t]{0,2}of memory')).toEqual([['cuda'], ['out'], ['of memory']]);
+    expect(requiredLiteralSets('a|bcd')).toBeUndefined();
+  });
+
   it.each(['x(?=abc)', '(?:ab)?c', 'a(?:bc|d)e', '\\x41\\u0042C'])('%s needs nothing of two characters it could tell', (pattern) => {
     expect(requiredLiterals(pattern, 2)).toBeUndefined();
   });
 });
 
-describe("the readers' gates", () => {
-  // Pastes as users send them, and in the shapes a reader must not be fooled by.
-  const lines = corpus.flatMap((s) => [s.text, s.text.toUpperCase(), s.text.replace(/\n/g, ' ')].flatMap((t) => normalize(t).lines));
+// Pastes as users send them, and in the shapes a reader must not be fooled by.
+const lines = corpus.flatMap((s) => [s.text, s.text.toUpperCase(), s.text.replace(/\n/g, ' ')].flatMap((t) => normalize(t).lines));
 
+describe('the literals each kb pattern needs all of', () => {
+  it('are on every corpus line the pattern matches', () => {
+    const misses: string[] = [];
+    for (const p of kb.signatures.flatMap((s) => s.patterns)) {
+      const sets = requiredLiteralSets(p);
+      if (!sets) continue;
+      const re = new RegExp(p, 'iu');
+      for (const l of lines) if (re.test(l) && !sets.every((set) => set.some((x) => l.toLowerCase().includes(x)))) misses.push(`${p} :: ${l.slice(0, 80)}`);
+    }
+    expect(misses).toEqual([]);
+  });
+});
+
+describe("the readers' gates", () => {
   it('hold a literal of every line their pattern matches (the shortcut never hides a match)', () => {
     const gates = declaredGates();
     expect(gates.filter((g) => g.literals).length).toBeGreaterThan(40);
@@ -48,5 +74,17 @@ describe("the readers' gates", () => {
       for (const l of lines) if (once.test(l) && !literals.some((x) => l.toLowerCase().includes(x))) misses.push(`${re} :: ${l.slice(0, 80)}`);
     }
     expect(misses).toEqual([]);
+  });
+});
+
+describe('with and without the one pass', () => {
+  // A fresh classifier reads its first paste without any automaton (every line looked at);
+  // the shared one has long built them. The answers must not differ in any detail.
+  it('gives every corpus paste the same diagnosis', () => {
+    const differ = corpus
+      .filter((_, i) => i % 4 === 0)
+      .filter((s) => JSON.stringify(createClassifier(kb)(s.text)) !== JSON.stringify(classify(s.text)))
+      .map((s) => s.id);
+    expect(differ).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // Facts first, then rules: this module reads everything a paste says about the failure and the
 // machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
 import type { Kb } from '../../kb/load.ts';
-import { GatedLines } from '../gates.ts';
+import { GatedLines, gateLiterals } from '../gates.ts';
+import { LazyIndex } from '../literals.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
@@ -17,13 +18,29 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
+  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all (from the second paste on). */
+  literals: LazyIndex;
+  /** Where the signatures' and the events' literals start in it (known once it is built). */
+  at: { signatures: number; events: number };
 }
 
 export function compileReader(kb: Kb): FactReader {
+  const signatures = compileSignatures(kb.signatures);
+  const stages = compileStages(kb.stages);
+  const at = { signatures: 0, events: 0 };
+  const literals = new LazyIndex(() => {
+    const gates = gateLiterals();
+    const kbLiterals = signatures.set.distinct;
+    at.signatures = gates.length;
+    at.events = gates.length + kbLiterals.length;
+    return [...gates, ...kbLiterals, ...stages.events.runs];
+  }, 1);
   return {
-    signatures: compileSignatures(kb.signatures),
-    stages: compileStages(kb.stages),
+    signatures,
+    stages,
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
+    literals,
+    at,
   };
 }
 
@@ -45,10 +62,12 @@ function platformOom(backend: Facts['backend']): OomKind {
 
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
-  const text = new GatedLines(lines);
-  const errors = readErrors(text, reader.signatures);
+  const found = reader.literals.get()?.scan(lines);
+  const { at } = reader;
+  const text = new GatedLines(lines, found, at.signatures);
+  const errors = readErrors(text, reader.signatures, found?.slice(at.signatures, at.events));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found?.slice(at.events));
   const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 
