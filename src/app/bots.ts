@@ -94,7 +94,7 @@ export interface Part {
 }
 
 /** Idle cases are swept four times per idle time, and at least every 10 minutes (retention and the digest with them). */
-export const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
+const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
 
 /** How long a stop waits for work in flight; closing the connections and the store takes the rest of STOP_LIMIT_MS. */
 const DRAIN_MS = 7_000;

@@ -116,6 +116,8 @@ describe('sharding on one machine', () => {
     const killedPid = victim.process!.pid;
     let started = 0;
     let killedAt = 0;
+    /** What the manager's health check said meanwhile (/healthz shows it). */
+    const problems = new Set<string>();
     const t0 = Date.now();
     const clock = setInterval(() => {
       const now = Date.now();
@@ -126,6 +128,8 @@ describe('sharding on one machine', () => {
         if (it.tokens.some((t) => fake!.interaction(t).answered)) it.done = true;
         else if (now - it.sentAt > (fake!.interaction(it.tokens[0]!).acked ? PATIENCE_MS : ACK_WINDOW_MS)) ask(it);
       }
+      const problem = sharded.problem?.();
+      if (problem) problems.add(problem);
       if (!killedAt && started >= CASES * 0.4) {
         killedAt = now;
         victim.process!.kill('SIGKILL');
@@ -141,6 +145,8 @@ describe('sharding on one machine', () => {
 
     // The manager started the killed shard again: a new process, a new IDENTIFY for shard 1.
     expect(victim.process?.pid).not.toBe(killedPid);
+    expect([...problems]).toEqual(['shard 1 of 2 not connected']);
+    expect(sharded.problem?.()).toBeUndefined();
     expect(fake.shardsIdentified.filter(([id]) => id === 1).length).toBeGreaterThanOrEqual(2);
     // What was sent while it was down was lost, on shard 1's guilds only, and those users tried again.
     expect(fake.lost.length).toBeGreaterThan(0);
