@@ -43,86 +43,89 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_TOKEN?: string | undefined; SLACK_SIGNING_SECRET?: string | undefined }) =>
   env.SLACK_MODE ?? (!env.SLACK_APP_TOKEN && env.SLACK_SIGNING_SECRET ? 'http' : 'socket');
 
-const Env = z
-  .object({
-    COMFYOOM_DB: z.string().default('data/comfyoom.db'),
-    COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
-    /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
-    COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
-    /** Pastes a user may submit per minute before a polite refusal. */
-    COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
-    /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
-    COMFYOOM_ADAPTIVE: z
-      .string()
-      .optional()
-      .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
+const Settings = z.object({
+  COMFYOOM_DB: z.string().default('data/comfyoom.db'),
+  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
+  /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
+  COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
+  /** Pastes a user may submit per minute before a polite refusal. */
+  COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
+  /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
+  COMFYOOM_ADAPTIVE: z
+    .string()
+    .optional()
+    .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
 
-    /** The operations port (/healthz, /metrics); off when unset. */
-    COMFYOOM_HTTP_PORT: z
-      .string()
-      .optional()
-      .transform((s, ctx) => {
-        if (s === undefined) return undefined;
-        const n = Number(s);
-        if (Number.isInteger(n) && n >= 1 && n <= 65535) return n;
-        ctx.addIssue({ code: 'custom', message: 'COMFYOOM_HTTP_PORT must be a port number (1-65535)' });
-        return z.NEVER;
-      }),
-    /** Where the operations port listens: this machine only unless told (a container says 0.0.0.0). */
-    COMFYOOM_HTTP_HOST: z.string().default('127.0.0.1'),
-    COMFYOOM_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `COMFYOOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    /** Unset: readable on a terminal, JSON lines otherwise. */
-    COMFYOOM_LOG_FORMAT: z.enum(LOG_FORMATS, { error: 'COMFYOOM_LOG_FORMAT must be json or pretty' }).optional(),
+  /** The operations port (/healthz, /metrics); off when unset. */
+  COMFYOOM_HTTP_PORT: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      const n = Number(s);
+      if (Number.isInteger(n) && n >= 1 && n <= 65535) return n;
+      ctx.addIssue({ code: 'custom', message: 'COMFYOOM_HTTP_PORT must be a port number (1-65535)' });
+      return z.NEVER;
+    }),
+  /** Where the operations port listens: this machine only unless told (a container says 0.0.0.0). */
+  COMFYOOM_HTTP_HOST: z.string().default('127.0.0.1'),
+  COMFYOOM_LOG_LEVEL: z.enum(LOG_LEVELS, { error: `COMFYOOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** Unset: readable on a terminal, JSON lines otherwise. */
+  COMFYOOM_LOG_FORMAT: z.enum(LOG_FORMATS, { error: 'COMFYOOM_LOG_FORMAT must be json or pretty' }).optional(),
 
-    /** Discord shards, each in a process of its own under one manager process: auto (Discord's recommendation) or a count; unset: one process, no sharding. */
-    COMFYOOM_SHARDS: z
-      .string()
-      .optional()
-      .transform((s, ctx) => {
-        if (s === undefined) return undefined;
-        if (/^auto$/i.test(s)) return 'auto' as const;
-        const n = Number(s);
-        if (Number.isInteger(n) && n >= 1) return n;
-        ctx.addIssue({ code: 'custom', message: 'COMFYOOM_SHARDS must be auto or a whole number of shards (1 or more)' });
-        return z.NEVER;
-      }),
+  /** Discord shards, each in a process of its own under one manager process: auto (Discord's recommendation) or a count; unset: one process, no sharding. */
+  COMFYOOM_SHARDS: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      if (/^auto$/i.test(s)) return 'auto' as const;
+      const n = Number(s);
+      if (Number.isInteger(n) && n >= 1) return n;
+      ctx.addIssue({ code: 'custom', message: 'COMFYOOM_SHARDS must be auto or a whole number of shards (1 or more)' });
+      return z.NEVER;
+    }),
 
-    DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
-    DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
-    /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
-    DISCORD_WATCH_CHANNELS: ids,
-    /** Off when the privileged Message Content intent is not enabled in the Developer Portal. */
-    DISCORD_MESSAGE_CONTENT: flag('DISCORD_MESSAGE_CONTENT', true),
-    /** A role pinged once when a case runs out of steps. */
-    DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
-    /** The forum tag (name or id) a resolved forum post gets. */
-    DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
-    /** A moderators' channel for the weekly digest (off when unset). */
-    DISCORD_DIGEST_CHANNEL: z.string().regex(/^\d{17,20}$/, 'DISCORD_DIGEST_CHANNEL must be a numeric channel id').optional(),
+  DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
+  DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
+  /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
+  DISCORD_WATCH_CHANNELS: ids,
+  /** Off when the privileged Message Content intent is not enabled in the Developer Portal. */
+  DISCORD_MESSAGE_CONTENT: flag('DISCORD_MESSAGE_CONTENT', true),
+  /** A role pinged once when a case runs out of steps. */
+  DISCORD_HELPER_ROLE: z.string().regex(/^\d{17,20}$/, 'DISCORD_HELPER_ROLE must be a numeric role id').optional(),
+  /** The forum tag (name or id) a resolved forum post gets. */
+  DISCORD_SOLVED_TAG: z.string().max(100).default('Solved'),
+  /** A moderators' channel for the weekly digest (off when unset). */
+  DISCORD_DIGEST_CHANNEL: z.string().regex(/^\d{17,20}$/, 'DISCORD_DIGEST_CHANNEL must be a numeric channel id').optional(),
 
-    SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
-    SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
-    SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
-    SLACK_MODE: z.enum(['socket', 'http']).optional(),
-    SLACK_PORT: positive('SLACK_PORT', 3000),
-    /** Slack user ids that may answer anyone's buttons. */
-    SLACK_HELPERS: ids,
-    /** Slack user ids that may see /comfyoom stats. */
-    SLACK_ADMINS: ids,
-    /** A user group pinged once when a case runs out of steps. */
-    SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
-    /** A moderators' conversation for the weekly digest (off when unset). */
-    SLACK_DIGEST_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'SLACK_DIGEST_CHANNEL must be a channel id (C… or G…)').optional(),
-  })
-  .superRefine((env, ctx) => {
-    if (env.COMFYOOM_SHARDS !== undefined && !env.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['COMFYOOM_SHARDS'], message: 'COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN' });
-    if (!env.SLACK_BOT_TOKEN) return;
-    const mode = slackMode(env);
-    if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
-    }
-    if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
-  });
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'SLACK_BOT_TOKEN must start with xoxb-').optional(),
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
+  SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
+  SLACK_MODE: z.enum(['socket', 'http']).optional(),
+  SLACK_PORT: positive('SLACK_PORT', 3000),
+  /** Slack user ids that may answer anyone's buttons. */
+  SLACK_HELPERS: ids,
+  /** Slack user ids that may see /comfyoom stats. */
+  SLACK_ADMINS: ids,
+  /** A user group pinged once when a case runs out of steps. */
+  SLACK_HELPER_GROUP: z.string().regex(/^S[A-Z0-9]{2,}$/, 'SLACK_HELPER_GROUP must be a user group id (S…)').optional(),
+  /** A moderators' conversation for the weekly digest (off when unset). */
+  SLACK_DIGEST_CHANNEL: z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'SLACK_DIGEST_CHANNEL must be a channel id (C… or G…)').optional(),
+});
+
+/** Every variable the configuration reads (what a deployment file may set). */
+export const VARIABLES: readonly string[] = Object.keys(Settings.shape);
+
+const Env = Settings.superRefine((env, ctx) => {
+  if (env.COMFYOOM_SHARDS !== undefined && !env.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['COMFYOOM_SHARDS'], message: 'COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN' });
+  if (!env.SLACK_BOT_TOKEN) return;
+  const mode = slackMode(env);
+  if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
+  }
+  if (mode === 'http' && !env.SLACK_SIGNING_SECRET) ctx.addIssue({ code: 'custom', path: ['SLACK_SIGNING_SECRET'], message: 'HTTP mode needs SLACK_SIGNING_SECRET to verify requests' });
+});
 
 export interface Config {
   db: string;

@@ -47,7 +47,8 @@ const SERVICE_PREFIX = /^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?Z?\
 function stripServicePrefixes(lines: string[]): string[] {
   const count = new Map<string, number>();
   for (const l of lines) {
-    const name = SERVICE_PREFIX.exec(l)?.[1];
+    // The pattern needs a `|`; most lines have none, and the test is the cheaper one.
+    const name = l.includes('|') ? SERVICE_PREFIX.exec(l)?.[1] : undefined;
     if (name) count.set(name, (count.get(name) ?? 0) + 1);
   }
   if (![...count.values()].some((n) => n >= 2)) return lines;
@@ -58,30 +59,59 @@ function stripServicePrefixes(lines: string[]): string[] {
 }
 
 /**
+ * One pattern that matches wherever any of `patterns` does: a line none of a sequence of
+ * rewrites applies to is left as it is, so one test can stand for the whole sequence.
+ */
+export function anyOf(patterns: readonly RegExp[]): RegExp {
+  const flags = new Set(patterns.map((p) => p.flags.replace('g', '')));
+  if (flags.size > 1) throw new Error(`anyOf: patterns with different flags (${[...flags].join(', ')})`);
+  return new RegExp(patterns.map((p) => `(?:${p.source})`).join('|'), [...flags][0] ?? '');
+}
+
+/**
  * OCR (and retyping) confuses 0/O and 1/l/I. Fold them back by context: a digit between letters
  * is a letter ("Out0fMemory"), a letter between digits is a digit ("l6.00 GiB", "2O48").
  * Version-like tokens (fp16, cu128, gfx1100) keep their digits because a digit follows.
  */
+const OCR_FOLDS: [RegExp, string][] = [
+  // An all-capitals "OOM" read as digits ("00M", "0OM") has no lower-case letter to tell by.
+  [/\b[0O]{2}M(ED|S)?\b/g, 'OOM$1'],
+  [/([A-Za-z])0(?=[A-Za-z])/g, '$1o'],
+  [/\b0(?=[A-Za-wyz][A-Za-z]{2})/g, 'o'], // not 0x… hex
+  [/([A-Za-z])[1|](?=[a-z])/g, '$1l'],
+  [/(\d)[Oo](?=\d)/g, '$10'],
+  [/(\d)[lI|](?=[\d.])/g, '$11'],
+  [/(^|[\s(:])[lI](?=\d{1,5}(?:\.\d{1,3})?\s{0,2}(?:[KMGT]i?B|bytes)\b)/g, '$11'],
+  [/©/g, '0'],
+];
+const ANY_OCR_FOLD = anyOf(OCR_FOLDS.map(([re]) => re));
+
 function foldOcrConfusions(line: string): string {
-  return line
-    // An all-capitals "OOM" read as digits ("00M", "0OM") has no lower-case letter to tell by.
-    .replace(/\b[0O]{2}M(ED|S)?\b/g, 'OOM$1')
-    .replace(/([A-Za-z])0(?=[A-Za-z])/g, '$1o')
-    .replace(/\b0(?=[A-Za-wyz][A-Za-z]{2})/g, 'o') // not 0x… hex
-    .replace(/([A-Za-z])[1|](?=[a-z])/g, '$1l')
-    .replace(/(\d)[Oo](?=\d)/g, '$10')
-    .replace(/(\d)[lI|](?=[\d.])/g, '$11')
-    .replace(/(^|[\s(:])[lI](?=\d{1,5}(?:\.\d{1,3})?\s{0,2}(?:[KMGT]i?B|bytes)\b)/g, '$11')
-    .replace(/©/g, '0');
+  if (!ANY_OCR_FOLD.test(line)) return line;
+  let out = line;
+  for (const [re, to] of OCR_FOLDS) out = out.replace(re, to);
+  return out;
+}
+
+const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
+const FENCE = /^\s{0,8}```/; // code fences carry no text of their own
+const BOLD = [/^\s{0,8}\*\*(?=\S)/, /(?<=\S)\*\*\s{0,8}$/]; // **bold** wrappers
+const CODE = [/^\s{0,8}`(?=\S)/, /(?<=\S)`\s{0,8}$/]; // `inline code` wrappers
+// Every wrapper anchored at the start, in one pattern V8 tries at the first character only.
+const WRAPPED_START = anyOf([QUOTE, FENCE, BOLD[0]!, CODE[0]!, ...LINE_PREFIXES]);
+
+/** Whether a line ends in `*` or a backquote and at most 8 blanks, as the wrappers anchored at the end need. */
+function mayEndWrapped(line: string): boolean {
+  const text = line.trimEnd();
+  const last = text[text.length - 1];
+  return (last === '*' || last === '`') && line.length - text.length <= 8;
 }
 
 function stripWrapping(line: string): string {
-  let s = line;
-  s = s.replace(/^\s{0,8}(?:>\s?){1,4}/, ''); // markdown / e-mail quotes
-  if (/^\s{0,8}```/.test(s)) return ''; // code fences carry no text of their own
-  s = s.replace(/^\s{0,8}\*\*(?=\S)/, '').replace(/(?<=\S)\*\*\s{0,8}$/, ''); // **bold** wrappers
-  s = s.replace(/^\s{0,8}`(?=\S)/, '').replace(/(?<=\S)`\s{0,8}$/, ''); // `inline code` wrappers
-  for (const p of LINE_PREFIXES) s = s.replace(p, '');
+  if (!WRAPPED_START.test(line) && !mayEndWrapped(line)) return line;
+  let s = line.replace(QUOTE, '');
+  if (FENCE.test(s)) return '';
+  for (const p of [...BOLD, ...CODE, ...LINE_PREFIXES]) s = s.replace(p, '');
   return s;
 }
 
@@ -116,12 +146,15 @@ function decodeLine(line: string): string {
   return text;
 }
 
-function cleanLine(raw: string): string[] {
-  return unglue(raw).flatMap((line) => {
+/** The clean lines one raw line makes, added to `out`. */
+function cleanLine(raw: string, out: string[]): void {
+  for (const line of unglue(raw)) {
     const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
-    const text = decodeLine(cut).replace(GLUED_TIMESTAMP, '$1\n');
-    return text.split('\n').map((l) => foldOcrConfusions(stripWrapping(l)).trimEnd());
-  });
+    const decoded = decodeLine(cut);
+    // A glued timestamp ends in " - ": a line without one has none to take apart.
+    const text = decoded.includes(' - ') ? decoded.replace(GLUED_TIMESTAMP, '$1\n') : decoded;
+    for (const l of text.includes('\n') ? text.split('\n') : [text]) out.push(foldOcrConfusions(stripWrapping(l)).trimEnd());
+  }
 }
 
 // Everything runs line by line on lines already cut to length, so no pattern ever sees more than
@@ -140,5 +173,7 @@ export function normalize(input: string): Normalized {
     lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
     truncated = true;
   }
-  return { lines: stripServicePrefixes(lines.flatMap(cleanLine)), truncated, originalChars };
+  const clean: string[] = [];
+  for (const line of lines) cleanLine(line, clean);
+  return { lines: stripServicePrefixes(clean), truncated, originalChars };
 }

@@ -5,6 +5,9 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
+import { LiteralIndex, requiredLiterals } from './literals.ts';
+
+export { requiredLiterals };
 
 // The project's own regular expressions stay on V8 (they are reviewed, bounded and far faster).
 // Defence in depth for them: should one still backtrack badly, V8 switches that match to its
@@ -23,65 +26,10 @@ export function checkPattern(source: string): string | undefined {
   }
 }
 
-/** Escapes that stand for one fixed character (everything else after a backslash is a class or an anchor). */
-const LITERAL_ESCAPE = /^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/;
-
-/**
- * Literal text that every match of a pattern must contain (lower-cased), one per top-level
- * alternative, or undefined when some alternative has none worth looking for. Read from the
- * pattern's own structure, conservatively: a quantified atom, a group or a class ends a run.
- */
-export function requiredLiterals(source: string): string[] | undefined {
-  const branches: string[][] = [[]];
-  let run = '';
-  let depth = 0;
-  const close = () => {
-    if (run) branches[branches.length - 1]!.push(run);
-    run = '';
-  };
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    let atom: string | undefined;
-    if (c === '\\') {
-      const e = source[++i] ?? '';
-      if (e === 't') atom = '\t';
-      else if (LITERAL_ESCAPE.test(e)) atom = e;
-    } else if (c === '[') {
-      // A class: skip to its end (a `]` right after `[` or `[^` belongs to it).
-      let j = i + 1;
-      if (source[j] === '^') j++;
-      if (source[j] === ']') j++;
-      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      i = j;
-    } else if (c === '(') {
-      depth++;
-    } else if (c === ')') {
-      depth--;
-    } else if (c === '|' && depth === 0) {
-      close();
-      branches.push([]);
-      continue;
-    } else if (!'^$.*+?{'.includes(c)) {
-      atom = c;
-    }
-    const next = source[i + 1];
-    const optional = next === '?' || next === '*' || (next === '{' && /^\{0,/.test(source.slice(i + 1)));
-    const repeated = optional || next === '+' || next === '{';
-    if (atom !== undefined && depth === 0 && !optional) run += atom.toLowerCase();
-    if (atom === undefined || depth > 0 || repeated) close();
-    if (next === '{') i = source.indexOf('}', i + 1);
-  }
-  close();
-  const best = branches.map((b) => b.sort((a, b) => b.length - a.length)[0]);
-  // Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe:
-  // ASCII, Cyrillic, CJK and Hangul fold alike in both.
-  return best.every((l) => l && l.length >= 3 && /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+$/.test(l)) ? (best as string[]) : undefined;
-}
-
 /**
  * Many kb patterns over the lines of a paste. The patterns' required literals, looked for in
- * the lower-cased text first (all of them in one pass), spare RE2 most patterns: few occur in any
- * one paste. Those that may, RE2 tests over the whole text and then walks line by line.
+ * one pass over the lines first (literals.ts), spare RE2 most patterns: few occur in any one
+ * paste. Those that may, RE2 tests over the whole text and then walks line by line.
  * Case-insensitive; `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8.
  * (RE2's own Set was tried: with this many patterns its automaton outgrows its memory budget
  * and runs 4x slower.)
@@ -89,34 +37,29 @@ export function requiredLiterals(source: string): string[] | undefined {
 export class PatternSet {
   /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
   private readonly each: (RE2 | undefined)[];
-  private readonly literals: (string[] | undefined)[];
-
-  /** Every literal at once, longest first; plain escaped text, so V8 can run it safely. */
-  private readonly anyLiteral: RegExp | undefined;
-  /** For each literal, the others it starts with: the scan finds only the longest at a position. */
-  private readonly prefixes: Map<string, string[]>;
+  /** Every distinct literal of the patterns. */
+  private readonly index: LiteralIndex;
+  /** For each literal of the index, the patterns it lets through. */
+  private readonly admits: number[][];
+  /** Patterns with no literal to look for: always run. */
+  private readonly unfiltered: number[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
-    this.literals = sources.map(requiredLiterals);
-    const distinct = [...new Set(this.literals.flatMap((l) => l ?? []))].sort((a, b) => b.length - a.length);
-    this.anyLiteral = distinct.length ? new RegExp(distinct.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : undefined;
-    this.prefixes = new Map(distinct.map((l) => [l, distinct.filter((o) => o !== l && l.startsWith(o))]));
+    const literals = sources.map((s) => requiredLiterals(s));
+    const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    this.index = new LiteralIndex(distinct);
+    this.admits = distinct.map((d) => literals.flatMap((l, i) => (l?.includes(d) ? [i] : [])));
+    this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
 
-  /** The literals present in a lower-cased text, found in one pass. */
-  private present(lower: string): Set<string> {
-    const found = new Set<string>();
-    const re = this.anyLiteral;
-    if (!re) return found;
-    re.lastIndex = 0;
-    for (let m = re.exec(lower); m; m = re.exec(lower)) {
-      found.add(m[0]);
-      for (const p of this.prefixes.get(m[0])!) found.add(p);
-      // Every position where a literal starts is visited, overlaps included.
-      re.lastIndex = m.index + 1;
-    }
-    return found;
+  /** The patterns whose literals occur in the lines, in order. */
+  private candidates(lines: readonly string[]): number[] {
+    const found = new Set(this.unfiltered);
+    this.index.scan(lines).forEach((at, id) => {
+      if (at) for (const i of this.admits[id]!) found.add(i);
+    });
+    return [...found].sort((a, b) => a - b);
   }
 
   private compiled(i: number): RE2 {
@@ -125,10 +68,9 @@ export class PatternSet {
 
   /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const joined = lines.join('\n');
-    const present = this.present(joined.toLowerCase());
-    const candidates = this.literals.flatMap((l, i) => (l && !l.some((x) => present.has(x)) ? [] : [i]));
+    const candidates = this.candidates(lines);
     if (!candidates.length) return;
+    const joined = lines.join('\n');
     const text = Buffer.from(joined, 'utf8');
     const found = candidates.filter((i) => {
       const re = this.compiled(i);

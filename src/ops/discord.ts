@@ -1,6 +1,6 @@
 // Discord's figures, read off the discord.js client from outside the adapter: an interaction's
 // acknowledgement is the callback request its handler makes, timed from the interaction's arrival;
-// a rate limit is the REST manager telling it waits for one.
+// a rate limit is a 429 answer, or the REST manager holding a request back for a bucket it knows.
 import { Events, RESTEvents, type Client } from 'discord.js';
 import type { Metrics } from './metrics.ts';
 
@@ -19,12 +19,14 @@ export function measureDiscord(client: Client, m: Metrics): void {
     }
     arrived.set(i.id, now);
   });
-  client.rest.on(RESTEvents.Response, (request) => {
+  client.rest.on(RESTEvents.Response, (request, response) => {
+    if (response.status === 429) m.rateLimited.inc({ platform: 'discord', kind: 'refused' });
     const id = CALLBACK.exec(String(request.path))?.[1];
     const at = id === undefined ? undefined : arrived.get(id);
-    if (at === undefined) return;
+    // A refused callback is no acknowledgement; its retry may be.
+    if (at === undefined || !response.ok) return;
     arrived.delete(id!);
     m.ack.observe({ platform: 'discord' }, (performance.now() - at) / 1000);
   });
-  client.rest.on(RESTEvents.RateLimited, () => m.rateLimited.inc({ platform: 'discord' }));
+  client.rest.on(RESTEvents.RateLimited, () => m.rateLimited.inc({ platform: 'discord', kind: 'waited' }));
 }

@@ -1,6 +1,6 @@
 // The bots' log: JSON lines (pino) for log collectors, or a readable form for a terminal. Lines say
 // what happened to which case, message or request by id; paste text never goes in (the engine
-// keeps pastes to itself, and errors are logged by message and stack).
+// keeps pastes to itself, and errors are logged by type, message and stack only).
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat, LogLevel } from '../app/config.ts';
@@ -23,7 +23,25 @@ export function createLogger(o: LogOptions): Logger {
     format === 'pretty'
       ? pretty({ destination: o.to ?? 2, sync: true, colorize: terminal, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
       : (o.to ?? pino.destination({ dest: 2, sync: true }));
-  return pino({ level: o.level }, stream);
+  return pino({ level: o.level, serializers: { err: errorOnly } }, stream);
+}
+
+/**
+ * An error as its type, message, code, status and stack, and its cause so: pino's own serializer
+ * keeps every property, and a platform's error carries the request it failed on (a diagnosis that
+ * quotes the paste).
+ */
+export function errorOnly(e: unknown): Record<string, unknown> {
+  if (!(e instanceof Error)) return { message: String(e) };
+  const { code, status } = e as { code?: unknown; status?: unknown };
+  return {
+    type: e.name,
+    message: e.message,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
+    stack: e.stack,
+    ...(e.cause !== undefined ? { cause: errorOnly(e.cause) } : {}),
+  };
 }
 
 /** The Discord adapter's log calls: a note, or a failure with its error. */

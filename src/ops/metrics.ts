@@ -16,8 +16,8 @@ export interface Metrics {
   classify: Histogram;
   /** Reading a screenshot, waiting for a worker included; failures and timeouts too. */
   ocr: Histogram;
-  /** Requests a platform made the bot wait for (Discord's buckets, Slack's 429s). */
-  rateLimited: Counter<'platform'>;
+  /** Rate limits: requests a platform refused (429), and requests the client held back for a limit it knew of. */
+  rateLimited: Counter<'platform' | 'kind'>;
   /** Calls to the case store that threw, by the store's method. */
   storeErrors: Counter<'operation'>;
 }
@@ -36,7 +36,7 @@ export function createMetrics(): Metrics {
     classify: new Histogram({ name: 'comfyoom_classify_seconds', help: 'Time to classify a paste, waiting for a worker included', buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers }),
     // OCR's own budget is 20 s per image.
     ocr: new Histogram({ name: 'comfyoom_ocr_seconds', help: 'Time to read a screenshot, waiting for a worker included', buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 20, 30], registers }),
-    rateLimited: new Counter({ name: 'comfyoom_rate_limited_total', help: 'Requests a platform made the bot wait for, per platform', labelNames: ['platform'], registers }),
+    rateLimited: new Counter({ name: 'comfyoom_rate_limited_total', help: 'Rate limits per platform: requests refused with 429 (kind=refused), requests held back for a known limit (kind=waited)', labelNames: ['platform', 'kind'], registers }),
     storeErrors: new Counter({ name: 'comfyoom_store_errors_total', help: 'Case store calls that failed, by operation', labelNames: ['operation'], registers }),
   };
 }

@@ -23,7 +23,8 @@ export function measureSlack(app: App, m: Metrics): void {
       },
     });
   };
-  app.client.on(webApi.WebClientEvent.RATE_LIMITED, () => m.rateLimited.inc({ platform: 'slack' }));
+  // Told on a 429, before the client waits it out.
+  app.client.on(webApi.WebClientEvent.RATE_LIMITED, () => m.rateLimited.inc({ platform: 'slack', kind: 'refused' }));
 }
 
 /**

@@ -1,5 +1,6 @@
 // The numbers in an allocator's complaint: how much was asked for, how much the device has, how
 // much was free, and how PyTorch held the rest. Every allocator words them differently.
+import { gate, type Gate, type GatedLines } from '../gates.ts';
 import type { Evidence } from './types.ts';
 
 export interface AllocationFacts {
@@ -46,28 +47,34 @@ const READINGS: { field: Field; re: RegExp }[] = [
   { field: 'requestedGb', re: new RegExp(String.raw`could not allocate tensor with ${SIZE}`, 'i') },
   { field: 'requestedGb', re: new RegExp(String.raw`unable to allocate ${SIZE} for an array`, 'i') },
 ];
+const GATES: Gate[] = READINGS.map((r) => gate(r.re));
+const WRAPPED = gate(/(?:allocate|capacity|of which|allocated|memory|total)\s{0,2}$/i);
 
 /**
  * Re-joins a message that a chat window or a reporter wrapped ("... GPU 0 has a total" /
  * "capacity of 23.99 GiB ..."), keeping line numbers: the joined text sits on the first line.
+ * Also says which lines were joined.
  */
-function unwrap(lines: string[]): string[] {
+function unwrap(text: GatedLines): { lines: readonly string[]; joined: number[] } {
+  const { lines } = text;
+  const joined = text.linesOf([WRAPPED]).filter((i) => i + 1 < lines.length && WRAPPED.re.test(lines[i]!) && /^\s{0,2}[a-z0-9]/.test(lines[i + 1]!));
+  if (!joined.length) return { lines, joined };
   const out = [...lines];
-  for (let i = 0; i + 1 < out.length; i++) {
-    const cur = out[i]!;
-    const next = lines[i + 1]!;
-    if (/(?:allocate|capacity|of which|allocated|memory|total)\s{0,2}$/i.test(cur) && /^\s{0,2}[a-z0-9]/.test(next)) {
-      out[i] = `${cur.trimEnd()} ${next.trim()}`;
-    }
-  }
-  return out;
+  for (const i of joined) out[i] = `${lines[i]!.trimEnd()} ${lines[i + 1]!.trim()}`;
+  return { lines: out, joined };
 }
 
 /** Reads the last complaint in the paste (a paste may hold several runs; the last one failed last). */
-export function readAllocation(rawLines: string[]): AllocationFacts {
+export function readAllocation(text: GatedLines): AllocationFacts {
   const out: AllocationFacts = { evidence: {} };
-  const lines = unwrap(rawLines);
-  for (let i = lines.length - 1; i >= 0; i--) {
+  const { lines, joined } = unwrap(text);
+  // Only lines a reading may match (and joined ones, whose text is new) can say anything.
+  const visit = [...new Set([...text.linesOf(GATES), ...joined])].sort((a, b) => b - a);
+  // Fields of one complaint sit within a few lines: once the request is known, the walk ends
+  // at the first line with a digit past its message.
+  let last = -1;
+  for (const i of visit) {
+    if (i < last) break;
     const line = lines[i]!;
     if (!/\d/.test(line)) continue;
     for (const { field, re } of READINGS) {
@@ -80,10 +87,8 @@ export function readAllocation(rawLines: string[]): AllocationFacts {
       if (field === 'requestedGb' || field === 'totalGb' || field === 'freeGb') {
         out.evidence[field] = { line: i, text: line, source: 'allocator message', strength: 1 };
       }
+      if (field === 'requestedGb') last = lines.findLastIndex((l, k) => k <= i - 9 && /\d/.test(l));
     }
-    // Fields of one complaint sit within a few lines; stop once the request is known and
-    // we have walked past its message.
-    if (out.requestedGb !== undefined && out.evidence.requestedGb!.line - i > 8) break;
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // The user's machine and install, read from ComfyUI's startup banner, paths, the "About" panel,
 // launch command lines and what people write around a paste ("4060ti 16G 显存").
+import { gate, type Gate, type GatedLines } from '../gates.ts';
 import type { Evidence, Facts } from './types.ts';
 
 type EnvFacts = Pick<
@@ -23,24 +24,34 @@ type EnvFacts = Pick<
 > & { evidence: Partial<Record<string, Evidence>> };
 
 interface Reading<T> {
-  re: RegExp;
+  gate: Gate;
   value: (m: RegExpExecArray) => T | undefined;
   strength?: number;
 }
 
-/** First line (from the top) where any reading matches; readings are tried in order per line. */
-function firstMatch<T>(lines: string[], readings: Reading<T>[], fromEnd = false): { value: T; line: number; strength: number } | undefined {
-  const n = lines.length;
-  for (let k = 0; k < n; k++) {
-    const i = fromEnd ? n - 1 - k : k;
-    for (const r of readings) {
-      const m = r.re.exec(lines[i]!);
-      if (!m) continue;
-      const value = r.value(m);
-      if (value !== undefined) return { value, line: i, strength: r.strength ?? 1 };
+const reading = <T>(re: RegExp, value: Reading<T>['value'], strength?: number): Reading<T> => ({ gate: gate(re), value, ...(strength === undefined ? {} : { strength }) });
+
+/**
+ * First line (from the top) where any reading matches; readings are tried in order per line.
+ * Found reading by reading, each over the lines where it can match: the earliest line wins, and
+ * on one line the earlier reading.
+ */
+function firstMatch<T>(text: GatedLines, readings: Reading<T>[], fromEnd = false): { value: T; line: number; strength: number } | undefined {
+  let best: { value: T; line: number; strength: number } | undefined;
+  const before = (a: number, b: number) => (fromEnd ? a > b : a < b);
+  for (const r of readings) {
+    const lines = text.linesOf([r.gate]);
+    for (let k = 0; k < lines.length; k++) {
+      const i = lines[fromEnd ? lines.length - 1 - k : k]!;
+      if (best && !before(i, best.line)) break;
+      const m = r.gate.re.exec(text.lines[i]!);
+      const value = m ? r.value(m) : undefined;
+      if (value === undefined) continue;
+      best = { value, line: i, strength: r.strength ?? 1 };
+      break;
     }
   }
-  return undefined;
+  return best;
 }
 
 const mbToGb = (mb: string) => Math.round((Number(mb) / 1024) * 10) / 10;
@@ -50,11 +61,12 @@ const DEVICE = /^\s{0,4}Device:\s{1,2}(cuda|xpu|mps|cpu|privateuseone|npu|mlu)(?
 const GPU_NAME =
   /\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b/i;
 
-function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor']; line?: number } {
-  const device = firstMatch(lines, [
-    { re: DEVICE, value: (m) => (m[2] && m[2].trim() ? m[2].replace(/\[ZLUDA\]/i, '').trim() : undefined) },
-  ]);
-  const named = device ?? firstMatch(lines, [{ re: GPU_NAME, value: (m) => m[1], strength: 0.8 }]);
+const DEVICE_NAME = [reading(DEVICE, (m) => (m[2] && m[2].trim() ? m[2].replace(/\[ZLUDA\]/i, '').trim() : undefined))];
+const GPU_NAMED = [reading(GPU_NAME, (m) => m[1], 0.8)];
+
+function readGpu(text: GatedLines): { name?: string; vendor?: Facts['gpuVendor']; line?: number } {
+  const device = firstMatch(text, DEVICE_NAME);
+  const named = device ?? firstMatch(text, GPU_NAMED);
   if (!named) return {};
   const name = named.value;
   const vendor: Facts['gpuVendor'] = /radeon|\brx\s?\d|amd|instinct|mi\d{2,3}|\d\s?(?:xtx|xt|gre)$/i.test(name)
@@ -73,39 +85,51 @@ function readGpu(lines: string[]): { name?: string; vendor?: Facts['gpuVendor'];
  * argparse's own output: the usage block (every flag the build has, so none of them is in use) and
  * its error line (flags it refused). Neither says what ComfyUI was started with.
  */
-function argparseLines(lines: string[]): Set<number> {
+const USAGE = gate(/^\s{0,4}usage: \S{0,80}main\.py\b/i);
+const ARGPARSE_ERROR = gate(/\berror: (?:unrecognized arguments|argument --)/i);
+
+function argparseLines(text: GatedLines): Set<number> {
   const out = new Set<number>();
+  if (!text.anywhere(USAGE)) {
+    for (const i of text.linesOf([ARGPARSE_ERROR])) if (ARGPARSE_ERROR.re.test(text.lines[i]!)) out.add(i);
+    return out;
+  }
   let inUsage = false;
-  lines.forEach((l, i) => {
-    if (/^\s{0,4}usage: \S{0,80}main\.py\b/i.test(l)) inUsage = true;
+  text.lines.forEach((l, i) => {
+    if (USAGE.re.test(l)) inUsage = true;
     else if (inUsage && !/^\s/.test(l)) inUsage = false;
-    if (inUsage || ARGPARSE_ERROR.test(l)) out.add(i);
+    if (inUsage || ARGPARSE_ERROR.re.test(l)) out.add(i);
   });
   return out;
 }
-const ARGPARSE_ERROR = /\berror: (?:unrecognized arguments|argument --)/i;
+
+const UNRECOGNIZED = gate(/\berror: unrecognized arguments:(.{1,400})/i);
+const REFUSED = gate(/\berror: argument (--[a-z0-9][a-z0-9_-]{0,40})/i);
 
 /** Flags argparse refused: "unrecognized arguments: --x 2 --y", "argument --x: not allowed with argument --y". */
-function readRejected(lines: string[]): { flags: string[]; line: number } | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const l = lines[i]!;
-    const unrecognized = /\berror: unrecognized arguments:(.{1,400})/i.exec(l);
-    const argument = /\berror: argument (--[a-z0-9][a-z0-9_-]{0,40})/i.exec(l);
+function readRejected(text: GatedLines): { flags: string[]; line: number } | undefined {
+  for (const i of [...text.linesOf([UNRECOGNIZED, REFUSED])].reverse()) {
+    const l = text.lines[i]!;
+    const unrecognized = UNRECOGNIZED.re.exec(l);
+    const argument = REFUSED.re.exec(l);
     const flags = unrecognized ? [...unrecognized[1]!.matchAll(/(?:^|\s)(--[a-z0-9][a-z0-9_-]{0,40})/gi)].map((m) => m[1]!.toLowerCase()) : argument ? [argument[1]!.toLowerCase()] : [];
     if (flags.length) return { flags: [...new Set(flags)], line: i };
   }
   return undefined;
 }
 
+const MAIN_PY = gate(/(?:^|[\s>\\/'"])main\.py(?:[ \t]+(.{0,600}))?$/);
+const COMMANDLINE_ARGS = gate(/\bCOMMANDLINE_ARGS=([^"\n]{0,600})"?\s{0,2}$/);
+
 /**
  * The arguments ComfyUI was started with, as the last launch line the paste shows them: a console
  * prompt running main.py, the error report's "Arguments:", a COMMANDLINE_ARGS setting.
  */
-function readLaunchArgs(lines: string[], skip: ReadonlySet<number>): { args: string[]; line: number } | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
+function readLaunchArgs(text: GatedLines, skip: ReadonlySet<number>): { args: string[]; line: number } | undefined {
+  for (const i of [...text.linesOf([MAIN_PY, COMMANDLINE_ARGS])].reverse()) {
     if (skip.has(i)) continue;
-    const l = lines[i]!;
-    const m = /(?:^|[\s>\\/'"])main\.py(?:[ \t]+(.{0,600}))?$/.exec(l) ?? /\bCOMMANDLINE_ARGS=([^"\n]{0,600})"?\s{0,2}$/.exec(l);
+    const l = text.lines[i]!;
+    const m = MAIN_PY.re.exec(l) ?? COMMANDLINE_ARGS.re.exec(l);
     if (!m) continue;
     // A traceback frame names main.py too, but never with flags after it on a command line.
     if (/^\s{0,8}File "/.test(l)) continue;
@@ -119,121 +143,155 @@ function readLaunchArgs(lines: string[], skip: ReadonlySet<number>): { args: str
   return undefined;
 }
 
+const FLAG = gate(/(?:^|[\s'"[,=])(--[a-z0-9][a-z0-9_-]{1,40})\b/gi);
+const VRAM_STATE = gate(/Set vram state to:\s{0,2}(LOW_VRAM|NO_VRAM|HIGH_VRAM)/g);
+const NO_SMART_MEMORY = gate(/Disabling smart memory management/);
+
 /** Launch flags: all of them on a launch command line or argv; elsewhere only ComfyUI's own. */
-function readFlags(lines: string[], known: ReadonlySet<string>, skip: ReadonlySet<number>): { flags: string[]; line?: number } {
+function readFlags(text: GatedLines, known: ReadonlySet<string>, skip: ReadonlySet<number>): { flags: string[]; line?: number } {
   const flags = new Set<string>();
   let line: number | undefined;
-  lines.forEach((l, i) => {
-    if (skip.has(i) || !/--[a-z]/i.test(l)) return;
+  for (const i of text.linesOf([FLAG])) {
+    const l = text.lines[i]!;
+    if (skip.has(i) || !/--[a-z]/i.test(l)) continue;
     const commandLine = /main\.py|argv|launch(?:ing)? (?:with|args|arguments)|启动参数|COMMANDLINE_ARGS|\.bat\b/i.test(l);
-    for (const m of l.matchAll(/(?:^|[\s'"[,=])(--[a-z0-9][a-z0-9_-]{1,40})\b/gi)) {
+    for (const m of l.matchAll(FLAG.re)) {
       const flag = m[1]!.toLowerCase();
       if (known.has(flag) || commandLine) {
         flags.add(flag);
         line ??= i;
       }
     }
-  });
+  }
   // ComfyUI's own log lines imply some flags even when the command line is not pasted.
-  lines.forEach((l) => {
-    if (/Set vram state to:\s{0,2}LOW_VRAM/.test(l)) flags.add('--lowvram');
-    if (/Set vram state to:\s{0,2}NO_VRAM/.test(l)) flags.add('--novram');
-    if (/Set vram state to:\s{0,2}HIGH_VRAM/.test(l) && !flags.has('--gpu-only')) flags.add('--highvram');
-    if (/Disabling smart memory management/.test(l)) flags.add('--disable-smart-memory');
-  });
+  for (const i of text.linesOf([VRAM_STATE])) {
+    for (const [, state] of text.lines[i]!.matchAll(VRAM_STATE.re)) {
+      if (state === 'LOW_VRAM') flags.add('--lowvram');
+      if (state === 'NO_VRAM') flags.add('--novram');
+      if (state === 'HIGH_VRAM' && !flags.has('--gpu-only')) flags.add('--highvram');
+    }
+  }
+  if (text.linesOf([NO_SMART_MEMORY]).some((i) => NO_SMART_MEMORY.re.test(text.lines[i]!))) flags.add('--disable-smart-memory');
   return { flags: [...flags].sort(), line };
 }
 
 const ATTENTION: Reading<NonNullable<Facts['attention']>>[] = [
-  { re: /Using sage attention|Patching comfy attention to use sageattn|sageattn/i, value: () => 'sage' },
-  { re: /Using Flash Attention/i, value: () => 'flash' },
-  { re: /Using xformers attention(?! in VAE)/i, value: () => 'xformers' },
-  { re: /Using pytorch (?:cross )?attention(?! in VAE)/i, value: () => 'pytorch' },
-  { re: /Using split optimization for attention/i, value: () => 'split' },
-  { re: /Using sub quadratic optimization for attention/i, value: () => 'quad' },
+  reading(/Using sage attention|Patching comfy attention to use sageattn|sageattn/i, () => 'sage'),
+  reading(/Using Flash Attention/i, () => 'flash'),
+  reading(/Using xformers attention(?! in VAE)/i, () => 'xformers'),
+  reading(/Using pytorch (?:cross )?attention(?! in VAE)/i, () => 'pytorch'),
+  reading(/Using split optimization for attention/i, () => 'split'),
+  reading(/Using sub quadratic optimization for attention/i, () => 'quad'),
 ];
 
 const DYNAMIC_VRAM: Reading<boolean>[] = [
-  { re: /DynamicVRAM support detected and enabled|prepared for dynamic VRAM loading|comfy-aimdo inited/i, value: () => true },
-  { re: /DynamicVRAM support disabled|Falling back to legacy ModelPatcher|Dynamic vram disabled with argument/i, value: () => false },
+  reading(/DynamicVRAM support detected and enabled|prepared for dynamic VRAM loading|comfy-aimdo inited/i, () => true),
+  reading(/DynamicVRAM support disabled|Falling back to legacy ModelPatcher|Dynamic vram disabled with argument/i, () => false),
 ];
 
 const APPS: Reading<string>[] = [
-  { re: /stable-diffusion-webui-forge|webui[/\\]forge|\bForge\b/i, value: () => 'forge' },
-  { re: /stable-diffusion-webui|modules[/\\]sd_models\.py|\bA1111\b|automatic1111|sd\.webui/i, value: () => 'a1111' },
-  { re: /\bFooocus\b|ldm_patched/i, value: () => 'fooocus' },
-  { re: /invokeai/i, value: () => 'invokeai' },
-  { re: /\bSD\.?Next\b|automatic[/\\]modules/i, value: () => 'sdnext' },
-  { re: /Wan2GP|\bwgp\.py/i, value: () => 'wan2gp' },
-  { re: /easydiffusion|easy-diffusion/i, value: () => 'easydiffusion' },
-  { re: /SwarmUI/i, value: () => 'swarmui' },
+  reading(/stable-diffusion-webui-forge|webui[/\\]forge|\bForge\b/i, () => 'forge'),
+  reading(/stable-diffusion-webui|modules[/\\]sd_models\.py|\bA1111\b|automatic1111|sd\.webui/i, () => 'a1111'),
+  reading(/\bFooocus\b|ldm_patched/i, () => 'fooocus'),
+  reading(/invokeai/i, () => 'invokeai'),
+  reading(/\bSD\.?Next\b|automatic[/\\]modules/i, () => 'sdnext'),
+  reading(/Wan2GP|\bwgp\.py/i, () => 'wan2gp'),
+  reading(/easydiffusion|easy-diffusion/i, () => 'easydiffusion'),
+  reading(/SwarmUI/i, () => 'swarmui'),
 ];
 
-export function readEnvironment(lines: string[], knownFlags: ReadonlySet<string>): EnvFacts {
+const TORCH: Reading<string>[] = [
+  reading(/pytorch version:?\s{0,2}(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]{1,20})?)/i, (m) => m[1]),
+  reading(/(?:pytorch|torch)\s{0,2}(?:版本|version)?\s{0,2}[:=]{0,2}\s{0,2}v?(\d\.\d{1,2}\.\d{1,2}\+(?:cu|rocm|xpu|cpu)[\w.]{0,10})/i, (m) => m[1]),
+  reading(/^\s{0,2}(\d\.\d{1,2}\.\d{1,2}\+(?:cu|rocm|xpu)[\w.]{0,10})\s{0,2}$/i, (m) => m[1], 0.8),
+  reading(/\btorch(?:==|\s)(\d\.\d{1,2}(?:\.\d{1,2})?)\b/i, (m) => m[1], 0.7),
+];
+
+const COMFY: Reading<string>[] = [
+  reading(/ComfyUI version:?\s{0,2}v?(\d+\.\d+\.\d+)/i, (m) => m[1]),
+  reading(/\[?ComfyUI\s{1,2}v?(\d+\.\d+\.\d+)\]?/i, (m) => m[1]),
+  reading(/\*\*ComfyUI Version:\*\*\s{0,2}v?(\d+\.\d+\.\d+)/i, (m) => m[1]),
+];
+
+const BACKEND: Reading<NonNullable<Facts['backend']>>[] = [
+  reading(/zluda/i, () => 'zluda'),
+  reading(/directml|privateuseone|torch_directml|dml\.py/i, () => 'directml'),
+  // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA.
+  reading(/\bhip out of memory|\brocm\b|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, () => 'rocm'),
+  reading(/\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS|\bmac ?(?:studio|mini|book)\b|\bM[1-5] (?:pro|max|ultra)\b/i, () => 'mps'),
+  reading(/\bxpu\b|intel_extension_for_pytorch|ipex/i, () => 'xpu'),
+];
+
+const TOTAL: Reading<readonly [number, number]>[] = [reading(/Total VRAM (\d{2,7}) MB, total RAM (\d{2,8}) MB/i, (m) => [mbToGb(m[1]!), mbToGb(m[2]!)] as const)];
+const VRAM_PROSE: Reading<number>[] = [
+  reading(/(\d{1,3}(?:[.,]\d)?)\s{0,1}(?:GB|G|GiB)\s{0,2}(?:of\s)?(?:VRAM|显存|video memory|GPU memory)/i, (m) => num(m[1]!), 0.7),
+  reading(/(?:VRAM|显存)\s{0,2}[:：]?\s{0,2}(\d{1,3}(?:[.,]\d)?)\s{0,1}(?:GB|G|GiB)\b/i, (m) => num(m[1]!), 0.7),
+  reading(/(?:RTX|GTX|RX)\s?\d{3,4}\s?(?:Ti|XT|XTX|SUPER)?\s{0,2}\(?(\d{1,2})\s{0,1}(?:GB|G)\b/i, (m) => num(m[1]!), 0.7),
+];
+const RAM_PROSE: Reading<number>[] = [
+  reading(/(\d{1,4})\s{0,1}(?:GB|G|gbs|GiB)\s{0,2}(?:of\s)?(?:system\s)?(?:RAM|内存|memory ram)\b/i, (m) => num(m[1]!), 0.7),
+  reading(/(?:RAM|内存)\s{0,2}[:：]?\s{0,2}(\d{1,4})\s{0,1}(?:GB|G)\b/i, (m) => num(m[1]!), 0.7),
+  reading(/RAM limited by cgroup to (\d{2,8}) MB/i, (m) => mbToGb(m[1]!)),
+];
+
+const OS: Reading<NonNullable<Facts['os']>>[] = [
+  reading(/[A-Z]:\\|\\python_embeded\\|\.bat\b|\[MSC v\.|\bWindows\b|\bos error 1455|WinError|^\s{0,4}nt\s{0,4}$/i, () => 'windows'),
+  reading(/\/Applications\/|\/Users\/\w|Mac Version|macOS|\bmps\b|darwin/i, () => 'macos'),
+  reading(/\/home\/|\/root\/|\/usr\/|\/opt\/|\/mnt\/|\/workspace\/|\blinux\b|\bUbuntu\b|journalctl|dmesg|^\s{0,4}posix\s{0,4}$/i, () => 'linux'),
+];
+
+const CUDA_WORDING = gate(/\+cu\d{2,3}|cudaMallocAsync|Device:\s{1,2}cuda|cuda out of memory|CUDA error|torch\.cuda|cuda:0/i);
+const CPU_DEVICE = gate(/Device:\s{1,2}cpu\b/i);
+const AMD_WORDING = gate(/\bamd\b.{0,40}(?:gpu|radeon|card)|radeon/i);
+const NVIDIA_WORDING = gate(/\+cu\d{2,3}|nvidia|geforce|cudaMallocAsync/i);
+const INSTALLS: { kind: NonNullable<Facts['install']>; gate: Gate }[] = [
+  // The error report's "Embedded Python: true" and the .bat's --windows-standalone-build are the portable build's too.
+  { kind: 'portable', gate: gate(/python_embeded|ComfyUI_windows_portable|run_nvidia_gpu\.bat|run_cpu\.bat|run_amd|Embedded Python:\**\s{0,2}true|--windows-standalone-build/i) },
+  { kind: 'desktop', gate: gate(/comfyui-electron|Comfy-Desktop|ComfyUI[/\\]resources[/\\]ComfyUI|ComfyUI Desktop|\.app\/Contents\/Resources\/ComfyUI|AppData\\Local\\Programs\\ComfyUI/i) },
+  { kind: 'docker', gate: gate(/docker|\/comfyui-boot|container/i) },
+  { kind: 'manual', gate: gate(/[/\\](?:venv|\.venv|site-packages)[/\\]/i) },
+];
+const VIDEO = gate(/\b(?:wan2?\.?[12]|WAN21|WAN22|hunyuan ?video|HyVideo|LTX-?V|ltxv|cogvideo|AnimateDiff|mochi|i2v|t2v|VHS_|frames?\b|video|视频)/i);
+
+export function readEnvironment(text: GatedLines, knownFlags: ReadonlySet<string>): EnvFacts {
+  const lines = text.lines;
   const evidence: EnvFacts['evidence'] = {};
   const out: EnvFacts = { flags: [], evidence };
   const note = (fact: string, at: { line: number; strength: number } | undefined, source: string) => {
     if (at) evidence[fact] = { line: at.line, text: lines[at.line]!, source, strength: at.strength };
   };
-  const joined = lines.join('\n');
 
   // Versions
-  const torch = firstMatch(lines, [
-    { re: /pytorch version:?\s{0,2}(\d+\.\d+(?:\.\d+)?(?:[+.][\w.]{1,20})?)/i, value: (m) => m[1] },
-    { re: /(?:pytorch|torch)\s{0,2}(?:版本|version)?\s{0,2}[:=]{0,2}\s{0,2}v?(\d\.\d{1,2}\.\d{1,2}\+(?:cu|rocm|xpu|cpu)[\w.]{0,10})/i, value: (m) => m[1] },
-    { re: /^\s{0,2}(\d\.\d{1,2}\.\d{1,2}\+(?:cu|rocm|xpu)[\w.]{0,10})\s{0,2}$/i, value: (m) => m[1], strength: 0.8 },
-    { re: /\btorch(?:==|\s)(\d\.\d{1,2}(?:\.\d{1,2})?)\b/i, value: (m) => m[1], strength: 0.7 },
-  ]);
+  const torch = firstMatch(text, TORCH);
   if (torch) out.torchVersion = torch.value;
   note('torchVersion', torch, 'pytorch version line');
-  const comfy = firstMatch(lines, [
-    { re: /ComfyUI version:?\s{0,2}v?(\d+\.\d+\.\d+)/i, value: (m) => m[1] },
-    { re: /\[?ComfyUI\s{1,2}v?(\d+\.\d+\.\d+)\]?/i, value: (m) => m[1] },
-    { re: /\*\*ComfyUI Version:\*\*\s{0,2}v?(\d+\.\d+\.\d+)/i, value: (m) => m[1] },
-  ]);
+  const comfy = firstMatch(text, COMFY);
   if (comfy) out.comfyuiVersion = comfy.value;
   note('comfyuiVersion', comfy, 'version line');
 
   // GPU, vendor, backend
-  const gpu = readGpu(lines);
+  const gpu = readGpu(text);
   if (gpu.name) out.gpuName = gpu.name;
   if (gpu.vendor) out.gpuVendor = gpu.vendor;
   if (gpu.line !== undefined) note('gpuName', { line: gpu.line, strength: 1 }, 'device line');
-  const backend = firstMatch(lines, [
-    { re: /zluda/i, value: () => 'zluda' as const },
-    { re: /directml|privateuseone|torch_directml|dml\.py/i, value: () => 'directml' as const },
-    // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA.
-    { re: /\bhip out of memory|\brocm\b|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, value: () => 'rocm' as const },
-    { re: /\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS|\bmac ?(?:studio|mini|book)\b|\bM[1-5] (?:pro|max|ultra)\b/i, value: () => 'mps' as const },
-    { re: /\bxpu\b|intel_extension_for_pytorch|ipex/i, value: () => 'xpu' as const },
-  ]);
+  const backend = firstMatch(text, BACKEND);
   if (backend) {
     out.backend = backend.value;
     note('backend', backend, 'backend wording');
-  } else if (/\+cu\d{2,3}|cudaMallocAsync|Device:\s{1,2}cuda|cuda out of memory|CUDA error|torch\.cuda|cuda:0/i.test(joined)) {
+  } else if (text.inText(CUDA_WORDING)) {
     out.backend = 'cuda';
-  } else if (/Device:\s{1,2}cpu\b/i.test(joined)) out.backend = 'cpu';
+  } else if (text.inText(CPU_DEVICE)) out.backend = 'cpu';
   if (!out.gpuVendor) {
-    if (out.backend === 'rocm' || out.backend === 'zluda' || /\bamd\b.{0,40}(?:gpu|radeon|card)|radeon/i.test(joined)) out.gpuVendor = 'amd';
+    if (out.backend === 'rocm' || out.backend === 'zluda' || text.inText(AMD_WORDING)) out.gpuVendor = 'amd';
     else if (out.backend === 'mps') out.gpuVendor = 'apple';
     else if (out.backend === 'xpu') out.gpuVendor = 'intel';
-    else if (out.backend === 'cuda' && /\+cu\d{2,3}|nvidia|geforce|cudaMallocAsync/i.test(joined)) out.gpuVendor = 'nvidia';
+    else if (out.backend === 'cuda' && text.inText(NVIDIA_WORDING)) out.gpuVendor = 'nvidia';
   }
 
   // Memory sizes: the startup banner, then what people write.
-  const total = firstMatch(lines, [
-    { re: /Total VRAM (\d{2,7}) MB, total RAM (\d{2,8}) MB/i, value: (m) => [mbToGb(m[1]!), mbToGb(m[2]!)] as const },
-  ]);
-  const vramProse = firstMatch(lines, [
-    { re: /(\d{1,3}(?:[.,]\d)?)\s{0,1}(?:GB|G|GiB)\s{0,2}(?:of\s)?(?:VRAM|显存|video memory|GPU memory)/i, value: (m) => num(m[1]!), strength: 0.7 },
-    { re: /(?:VRAM|显存)\s{0,2}[:：]?\s{0,2}(\d{1,3}(?:[.,]\d)?)\s{0,1}(?:GB|G|GiB)\b/i, value: (m) => num(m[1]!), strength: 0.7 },
-    { re: /(?:RTX|GTX|RX)\s?\d{3,4}\s?(?:Ti|XT|XTX|SUPER)?\s{0,2}\(?(\d{1,2})\s{0,1}(?:GB|G)\b/i, value: (m) => num(m[1]!), strength: 0.7 },
-  ]);
-  const ramProse = firstMatch(lines, [
-    { re: /(\d{1,4})\s{0,1}(?:GB|G|gbs|GiB)\s{0,2}(?:of\s)?(?:system\s)?(?:RAM|内存|memory ram)\b/i, value: (m) => num(m[1]!), strength: 0.7 },
-    { re: /(?:RAM|内存)\s{0,2}[:：]?\s{0,2}(\d{1,4})\s{0,1}(?:GB|G)\b/i, value: (m) => num(m[1]!), strength: 0.7 },
-    { re: /RAM limited by cgroup to (\d{2,8}) MB/i, value: (m) => mbToGb(m[1]!) },
-  ]);
+  const total = firstMatch(text, TOTAL);
+  const vramProse = firstMatch(text, VRAM_PROSE);
+  const ramProse = firstMatch(text, RAM_PROSE);
   const vram = total ? { value: total.value[0], line: total.line, strength: 1 } : vramProse;
   const ram = total && !/mps|cpu/.test(out.backend ?? '') ? { value: total.value[1], line: total.line, strength: 1 } : ramProse ?? (total ? { value: total.value[1], line: total.line, strength: 1 } : undefined);
   if (vram && !(out.backend === 'mps' || out.backend === 'cpu')) out.vramGb = vram.value;
@@ -242,44 +300,37 @@ export function readEnvironment(lines: string[], knownFlags: ReadonlySet<string>
   note('ramGb', ram, 'RAM');
 
   // OS and install kind
-  const os = firstMatch(lines, [
-    { re: /[A-Z]:\\|\\python_embeded\\|\.bat\b|\[MSC v\.|\bWindows\b|\bos error 1455|WinError|^\s{0,4}nt\s{0,4}$/i, value: () => 'windows' as const },
-    { re: /\/Applications\/|\/Users\/\w|Mac Version|macOS|\bmps\b|darwin/i, value: () => 'macos' as const },
-    { re: /\/home\/|\/root\/|\/usr\/|\/opt\/|\/mnt\/|\/workspace\/|\blinux\b|\bUbuntu\b|journalctl|dmesg|^\s{0,4}posix\s{0,4}$/i, value: () => 'linux' as const },
-  ]);
+  const os = firstMatch(text, OS);
   if (os) out.os = os.value;
   note('os', os, 'paths and platform strings');
-  // The error report's "Embedded Python: true" and the .bat's --windows-standalone-build are the portable build's too.
-  if (/python_embeded|ComfyUI_windows_portable|run_nvidia_gpu\.bat|run_cpu\.bat|run_amd|Embedded Python:\**\s{0,2}true|--windows-standalone-build/i.test(joined)) out.install = 'portable';
-  else if (/comfyui-electron|Comfy-Desktop|ComfyUI[/\\]resources[/\\]ComfyUI|ComfyUI Desktop|\.app\/Contents\/Resources\/ComfyUI|AppData\\Local\\Programs\\ComfyUI/i.test(joined)) out.install = 'desktop';
-  else if (/docker|\/comfyui-boot|container/i.test(joined)) out.install = 'docker';
-  else if (/[/\\](?:venv|\.venv|site-packages)[/\\]/i.test(joined)) out.install = 'manual';
+  const install = INSTALLS.find((i) => text.inText(i.gate));
+  if (install) out.install = install.kind;
 
-  const app = firstMatch(lines, APPS);
+  const app = firstMatch(text, APPS);
   out.app = app?.value ?? 'comfyui';
 
-  const argparse = argparseLines(lines);
-  const flags = readFlags(lines, knownFlags, argparse);
+  const argparse = argparseLines(text);
+  const flags = readFlags(text, knownFlags, argparse);
   out.flags = flags.flags;
   if (flags.line !== undefined) note('flags', { line: flags.line, strength: 1 }, 'launch command');
-  const launch = readLaunchArgs(lines, argparse);
+  const launch = readLaunchArgs(text, argparse);
   if (launch) {
     out.launchArgs = launch.args;
     note('launchArgs', { line: launch.line, strength: 1 }, 'launch command');
   }
-  const rejected = readRejected(lines);
+  const rejected = readRejected(text);
   if (rejected) {
     out.rejectedFlags = rejected.flags;
     note('rejectedFlags', { line: rejected.line, strength: 1 }, 'argparse error');
   }
 
-  const attention = firstMatch(lines, ATTENTION, true);
+  const attention = firstMatch(text, ATTENTION, true);
   if (attention) out.attention = attention.value;
   note('attention', attention, 'attention line');
-  const dyn = firstMatch(lines, DYNAMIC_VRAM, true);
+  const dyn = firstMatch(text, DYNAMIC_VRAM, true);
   if (dyn) out.dynamicVram = dyn.value;
   note('dynamicVram', dyn, 'dynamic VRAM line');
 
-  if (/\b(?:wan2?\.?[12]|WAN21|WAN22|hunyuan ?video|HyVideo|LTX-?V|ltxv|cogvideo|AnimateDiff|mochi|i2v|t2v|VHS_|frames?\b|video|视频)/i.test(joined)) out.videoWorkflow = true;
+  if (text.inText(VIDEO)) out.videoWorkflow = true;
   return out;
 }

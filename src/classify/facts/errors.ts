@@ -2,6 +2,7 @@
 // which allocator (if any) ran out. "The first line of the exception decides the kind": a wording
 // on the failing exception line outranks the same wording anywhere else in the paste.
 import type { Signature } from '../../kb/schema.ts';
+import { gate, type GatedLines } from '../gates.ts';
 import { PatternSet } from '../patterns.ts';
 import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
 
@@ -35,32 +36,34 @@ interface ErrorLine {
   message: string;
 }
 
-const REPORT_MESSAGE = /exception message:?\**:?\s{0,4}(.{0,800})/i;
-const REPORT_TYPE = /exception type:?\**:?\s{0,4}`?([\w.]{1,120})/i;
-const PROCESSING = /!!!\s?exception during processing\s?!!!\s{0,4}(.{0,800})/i;
-const EXECUTING = /error occurred when executing\s{1,3}([^:\n]{1,80}):\s{0,4}(.{0,800})/i;
-const PY_EXCEPTION = /^\s{0,12}(?:[\w]{1,60}\.){0,6}([A-Za-z_]\w{0,60}(?:Error|Exception|Failed|Fault))(?::\s{0,4}(.{0,800}))?$/;
+const REPORT_MESSAGE = gate(/exception message:?\**:?\s{0,4}(.{0,800})/i);
+const REPORT_TYPE = gate(/exception type:?\**:?\s{0,4}`?([\w.]{1,120})/i);
+const PROCESSING = gate(/!!!\s?exception during processing\s?!!!\s{0,4}(.{0,800})/i);
+const EXECUTING = gate(/error occurred when executing\s{1,3}([^:\n]{1,80}):\s{0,4}(.{0,800})/i);
+const PY_EXCEPTION = gate(/^\s{0,12}(?:[\w]{1,60}\.){0,6}([A-Za-z_]\w{0,60}(?:Error|Exception|Failed|Fault))(?::\s{0,4}(.{0,800}))?$/);
 
-function errorLines(lines: string[]): ErrorLine[] {
+function errorLines(paste: GatedLines): ErrorLine[] {
+  const { lines } = paste;
   const out: ErrorLine[] = [];
   let reportType: string | undefined;
-  lines.forEach((text, line) => {
+  for (const line of paste.linesOf([REPORT_TYPE, REPORT_MESSAGE, PROCESSING, EXECUTING, PY_EXCEPTION])) {
+    const text = lines[line]!;
     let m: RegExpExecArray | null;
-    if ((m = REPORT_TYPE.exec(text))) reportType = m[1];
-    if ((m = REPORT_MESSAGE.exec(text))) {
+    if ((m = REPORT_TYPE.re.exec(text))) reportType = m[1];
+    if ((m = REPORT_MESSAGE.re.exec(text))) {
       out.push({ line, rank: 0, type: reportType, message: m[1]!.trim() || (lines[line + 1] ?? '').trim() });
-    } else if ((m = PROCESSING.exec(text))) {
+    } else if ((m = PROCESSING.re.exec(text))) {
       out.push({ line, rank: 1, message: m[1]!.trim() });
-    } else if ((m = EXECUTING.exec(text))) {
+    } else if ((m = EXECUTING.re.exec(text))) {
       // Old toasts put the message on the next non-empty line.
       let next = line + 1;
       while (next < lines.length && next < line + 4 && !lines[next]!.trim()) next++;
       const message = m[2]!.trim() || (lines[next] ?? '').trim();
       out.push({ line: m[2]!.trim() ? line : next, rank: 1, message });
-    } else if ((m = PY_EXCEPTION.exec(text))) {
+    } else if ((m = PY_EXCEPTION.re.exec(text))) {
       out.push({ line, rank: 2, type: m[1], message: (m[2] ?? '').trim() });
     }
-  });
+  }
   return out;
 }
 
@@ -76,18 +79,20 @@ export interface ErrorFacts {
 }
 
 /** A new run, or the next step of one, begins: hits on either side are different messages. */
-const RUN_BOUNDARY = /^\s{0,4}(?:got prompt|prompt executed in|requested to load)\b|\d{1,3}%\s{0,2}\|/i;
+const RUN_BOUNDARY = gate(/^\s{0,4}(?:got prompt|prompt executed in|requested to load)\b|\d{1,3}%\s{0,2}\|/i, 1);
 
 /** The first line of the last cluster of hits: where the last multi-line message starts. */
-function startOfLastBlock(hitLines: number[], lines: string[]): number {
+function startOfLastBlock(hitLines: number[], paste: GatedLines): number {
   const sorted = [...hitLines].sort((a, b) => a - b);
-  const apart = (a: number, b: number) => b - a > 8 || lines.slice(a + 1, b).some((l) => RUN_BOUNDARY.test(l));
+  const boundaries = paste.linesOf([RUN_BOUNDARY]);
+  const apart = (a: number, b: number) => b - a > 8 || boundaries.some((i) => i > a && i < b && RUN_BOUNDARY.re.test(paste.lines[i]!));
   let i = sorted.length - 1;
   while (i > 0 && !apart(sorted[i - 1]!, sorted[i]!)) i--;
   return sorted[i]!;
 }
 
-export function readErrors(lines: string[], compiled: CompiledSignatures): ErrorFacts {
+export function readErrors(paste: GatedLines, compiled: CompiledSignatures): ErrorFacts {
+  const { lines } = paste;
   /** Lines where each signature matched, in order. */
   const hits = new Map<string, number[]>();
   for (const { pattern, line } of compiled.set.scan(lines)) {
@@ -99,7 +104,7 @@ export function readErrors(lines: string[], compiled: CompiledSignatures): Error
   for (const list of hits.values()) list.sort((a, b) => a - b);
   const byId = new Map(compiled.signatures.map((s) => [s.id, s]));
   const found = compiled.signatures.map((s) => s.id).filter((id) => hits.has(id));
-  const candidates = errorLines(lines).sort((a, b) => a.rank - b.rank || a.line - b.line);
+  const candidates = errorLines(paste).sort((a, b) => a.rank - b.rank || a.line - b.line);
 
   // Which non-benign signatures sit on (or right below) each exception line.
   const onLine = (e: ErrorLine) =>
@@ -129,7 +134,7 @@ export function readErrors(lines: string[], compiled: CompiledSignatures): Error
     for (const id of found) {
       const sig = byId.get(id)!;
       if (!sig.oom || sig.benign) continue;
-      const line = startOfLastBlock(hits.get(id)!, lines);
+      const line = startOfLastBlock(hits.get(id)!, paste);
       const outranks = !oom || line > oom.line || (line === oom.line && OOM_PRECEDENCE.indexOf(sig.oom) < OOM_PRECEDENCE.indexOf(oom.kind));
       if (outranks) oom = { kind: sig.oom, line, strength: primary ? 0.6 : 0.8, source: 'memory wording' };
     }

@@ -1,6 +1,7 @@
 // Facts first, then rules: this module reads everything a paste says about the failure and the
 // machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
 import type { Kb } from '../../kb/load.ts';
+import { GatedLines } from '../gates.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
@@ -44,11 +45,12 @@ function platformOom(backend: Facts['backend']): OomKind {
 
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
-  const errors = readErrors(lines, reader.signatures);
+  const text = new GatedLines(lines);
+  const errors = readErrors(text, reader.signatures);
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(lines, errorLine, reader.stages, errors.memoryLines);
-  const alloc = readAllocation(lines);
-  const env = readEnvironment(lines, reader.knownFlags);
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
+  const alloc = readAllocation(text);
+  const env = readEnvironment(text, reader.knownFlags);
 
   const facts: Facts = {
     signatures: errors.signatures,

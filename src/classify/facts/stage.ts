@@ -8,10 +8,12 @@
 //      a loader's line, a sampling progress bar).
 // The stage vocabulary and name lists live in kb/stages.yaml.
 import type { StageHints } from '../../kb/schema.ts';
+import { gate, type GatedLines } from '../gates.ts';
+import { LiteralIndex } from '../literals.ts';
 import type { Evidence, Stage } from './types.ts';
 
 interface NodeGlob {
-  test: (name: string) => boolean;
+  test: (lowerName: string) => boolean;
   /** Literal characters in the glob: the more a glob spells out, the more it says. */
   literal: number;
 }
@@ -19,28 +21,83 @@ interface NodeGlob {
 interface CompiledStage {
   stage: Stage;
   nodes: NodeGlob[];
-  frames: string[];
-  models: ((name: string) => boolean)[];
-  phrases: string[];
-  events: string[];
+  models: ((lowerName: string) => boolean)[];
 }
 
 export interface CompiledStages {
   stages: CompiledStage[];
+  frames: HintLists;
+  phrases: HintLists;
+  events: HintLists;
 }
 
 /** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
 const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
 /**
- * A kb name glob (`*` for any run of characters), matched case-insensitively by the greedy
- * two-pointer walk: at most length × length steps whatever the pattern, where a regular
- * expression built from `*a*a*a*…` would backtrack.
+ * One kind of kb hint, a list per stage, folded. A hint is in a text only where its longest run
+ * without spaces is (neither holds a `_`, so folding changes nothing there): one pass over the
+ * text for all those runs (literals.ts) tells which few hints are worth a closer look.
  */
-function glob(pattern: string): (name: string) => boolean {
+class HintLists {
+  private readonly index: LiteralIndex;
+  private readonly stages: Stage[];
+  /** Per run (by index), the hints holding it and the index of each one's stage. */
+  private readonly byRun: { stage: number; hint: string }[][] = [];
+  /** Hints with no run to look for: always looked at. */
+  private readonly always: { stage: number; hint: string }[] = [];
+
+  constructor(stages: { stage: Stage; hints: string[] }[], runOf = (hint: string) => hint) {
+    const runs: string[] = [];
+    this.stages = stages.map((s) => s.stage);
+    stages.forEach(({ hints }, stage) => {
+      for (const hint of hints) {
+        const run = runOf(hint)
+          .split(' ')
+          .reduce((a, b) => (b.length > a.length ? b : a), '');
+        if (!run) {
+          this.always.push({ stage, hint });
+          continue;
+        }
+        if (!runs.includes(run)) runs.push(run);
+        (this.byRun[runs.indexOf(run)] ??= []).push({ stage, hint });
+      }
+    });
+    this.index = new LiteralIndex(runs);
+  }
+
+  /** The stages, in kb order, with a hint that `holds` in `text` (`holds` is asked only of hints that may). */
+  *stagesIn(text: string, holds: (hint: string) => boolean): Generator<Stage> {
+    const maybe = [...this.always, ...this.index.find(text).flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    for (let k = 0; k < maybe.length; k++) {
+      const stage = maybe[k]!.stage;
+      if (k > 0 && maybe[k - 1]!.stage === stage) continue;
+      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield this.stages[stage]!;
+    }
+  }
+
+  /** The lines that may hold a hint, ascending. */
+  linesOf(lines: readonly string[]): number[] {
+    if (this.always.length) return lines.map((_, i) => i);
+    return [...new Set(this.index.scan(lines).flatMap((at) => at ?? []))].sort((a, b) => a - b);
+  }
+
+  /** The first stage, in kb order, with a hint that `holds` in `text`. */
+  firstIn(text: string, holds: (hint: string) => boolean): Stage | undefined {
+    for (const stage of this.stagesIn(text, holds)) return stage;
+    return undefined;
+  }
+}
+
+/**
+ * A kb name glob (`*` for any run of characters), matched case-insensitively (against a name
+ * already lower-cased: a name is tried against every glob) by the greedy two-pointer walk: at
+ * most length × length steps whatever the pattern, where a regular expression built from
+ * `*a*a*a*…` would backtrack.
+ */
+function glob(pattern: string): (lowerName: string) => boolean {
   const p = pattern.toLowerCase();
-  return (name) => {
-    const n = name.toLowerCase();
+  return (n) => {
     let i = 0;
     let j = 0;
     let star = -1;
@@ -63,15 +120,17 @@ function glob(pattern: string): (name: string) => boolean {
 }
 
 export function compileStages(hints: StageHints): CompiledStages {
+  const lists = (kind: 'frames' | 'phrases' | 'events') => hints.stages.map((s) => ({ stage: s.stage as Stage, hints: s[kind].map(fold) }));
   return {
     stages: hints.stages.map((s) => ({
       stage: s.stage as Stage,
       nodes: s.nodes.map((n) => ({ test: glob(n), literal: n.replace(/\*/g, '').length })),
-      frames: s.frames.map(fold),
       models: s.models.map(glob),
-      phrases: s.phrases.map(fold),
-      events: s.events.map(fold),
     })),
+    // `fn:decode*` and `path:vae` name what they look for after their prefix.
+    frames: new HintLists(lists('frames'), (hint) => hint.replace(/^(?:fn|path):/, '').replace(/\*$/, '')),
+    phrases: new HintLists(lists('phrases')),
+    events: new HintLists(lists('events')),
   };
 }
 
@@ -82,8 +141,9 @@ export function compileStages(hints: StageHints): CompiledStages {
  */
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   let best: { stage: Stage; literal: number } | undefined;
+  const lower = node.toLowerCase();
   for (const s of compiled.stages) {
-    for (const n of s.nodes) if (n.test(node) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
+    for (const n of s.nodes) if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
   }
   return best?.stage;
 }
@@ -100,23 +160,24 @@ function atWordStart(text: string, hint: string): boolean {
   return false;
 }
 
-const NODE_REPORT = /node type:?\**:?\s{0,4}`?([^`*\n]{1,80})/i;
-const NODE_EXECUTING = /error occurred when executing\s{1,3}([^:\n]{1,80}):/i;
+const NODE_REPORT = gate(/node type:?\**:?\s{0,4}`?([^`*\n]{1,80})/i);
+const NODE_EXECUTING = gate(/error occurred when executing\s{1,3}([^:\n]{1,80}):/i);
 const NODE_NAME = /^[A-Za-z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?$/;
 /** "KSampler : XPU out of memory ..." / "KSampler: Allocation on device"; not "Requested : 3.00 GiB". */
 const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:\s{1,2}(?![\d.]{1,12}\s{0,2}[KMGT]?i?B\b)\S/;
 /** A CamelCase or all-caps identifier, the shape of a node class name in a sentence. */
 const NODE_WORD = /\b[A-Za-z][A-Za-z0-9]{4,60}\+?/g;
-const FRAME = /^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
-const TRACEBACK_START = /traceback \(most recent call last\)|^#{1,3} stack trace|during handling of the above exception|the above exception was the direct cause/i;
+const FRAME_LINE = gate(/^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/);
+const FRAME = FRAME_LINE.re;
+const TRACEBACK_START = gate(/traceback \(most recent call last\)|^#{1,3} stack trace|during handling of the above exception|the above exception was the direct cause/i);
 /** An exception line ends one traceback: frames beyond it belong to another. */
-const EXCEPTION_LINE = /^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i;
+const EXCEPTION_LINE = gate(/^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i);
 const BACKGROUND_THREAD = /^\s{0,4}exception in thread\b/i;
-const REQUESTED = /requested to load\s{1,2}([\w.]{1,80})/i;
+const REQUESTED = gate(/requested to load\s{1,2}([\w.]{1,80})/i);
 /** A run starts afresh: what the previous prompt loaded says nothing about this one. */
-const RUN_START = /^\s{0,4}(?:got prompt|prompt executed in)\b/i;
+const RUN_START = gate(/^\s{0,4}(?:got prompt|prompt executed in)\b/i);
 // A tqdm bar ("  0%|          | 0/20 [00:00<?, ?it/s]"); OCR often reads the bar as l, I or [.
-const PROGRESS = /\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</;
+const PROGRESS = gate(/\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</, 1);
 const PROGRESS_LABEL = /^(.{0,120}?)\d{1,3}%\s{0,2}[|lI[]/;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
 /** Words that make a line a person's sentence rather than a program's output. */
@@ -133,7 +194,7 @@ export interface StageFacts {
 }
 
 /** A dialog's title: the node's name on its own line above the message (OCR leaves stray marks: "#*CheckpointLoaderSimple"). */
-function dialogTitle(lines: string[], messageLine: number): { node: string; line: number } | undefined {
+function dialogTitle(lines: readonly string[], messageLine: number): { node: string; line: number } | undefined {
   for (let i = messageLine - 1; i >= Math.max(0, messageLine - 5); i--) {
     const raw = lines[i]!.trim();
     const t = raw.replace(/^[^A-Za-z]{1,3}|[^A-Za-z0-9)+]{1,3}$/g, '');
@@ -146,9 +207,10 @@ function dialogTitle(lines: string[], messageLine: number): { node: string; line
 }
 
 /** The failing node's class name, from the report or toast formats, or from the lines around the error. */
-function findNode(lines: string[], errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[]): { node: string; line: number } | undefined {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const m = NODE_REPORT.exec(lines[i]!) ?? NODE_EXECUTING.exec(lines[i]!);
+function findNode(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[]): { node: string; line: number } | undefined {
+  const { lines } = text;
+  for (const i of [...text.linesOf([NODE_REPORT, NODE_EXECUTING])].reverse()) {
+    const m = NODE_REPORT.re.exec(lines[i]!) ?? NODE_EXECUTING.re.exec(lines[i]!);
     if (m) return { node: m[1]!.trim(), line: i };
   }
   if (errorLine === undefined) return undefined;
@@ -183,7 +245,7 @@ const isProse = (line: string) => {
  * "VAE 解码时爆显存"). Only an unambiguous mention counts: one stage, or one stage named in the
  * sentence that talks about the failure.
  */
-function stageInProse(lines: string[], compiled: CompiledStages): { stage: Stage; line: number } | undefined {
+function stageInProse(lines: readonly string[], compiled: CompiledStages): { stage: Stage; line: number } | undefined {
   const named: { stage: Stage; line: number; aboutFailure: boolean }[] = [];
   lines.forEach((line, i) => {
     if (!isProse(line)) return;
@@ -196,7 +258,7 @@ function stageInProse(lines: string[], compiled: CompiledStages): { stage: Stage
       }
     }
     const folded = fold(line);
-    for (const s of compiled.stages) if (s.phrases.some((p) => atWordStart(folded, p))) stages.add(s.stage);
+    for (const s of compiled.phrases.stagesIn(line, (p) => atWordStart(folded, p))) stages.add(s);
     for (const stage of stages) named.push({ stage, line: i, aboutFailure: MEMORY_TALK.test(line) });
   });
   const distinct = (list: typeof named) => [...new Set(list.map((n) => n.stage))];
@@ -245,7 +307,9 @@ function framePlace(path: string): { inner: string; pack?: string } {
  * above the exception line; ComfyUI's error report puts the message first and the stack below.
  * Frames of another traceback in the same paste (a chained one, an earlier run) are left out.
  */
-function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
+function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
+  const { lines } = text;
+  const frameLines = text.linesOf([FRAME_LINE]);
   const frameAt = (i: number): Frame | undefined => {
     const m = FRAME.exec(lines[i]!);
     if (!m) return undefined;
@@ -257,8 +321,8 @@ function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
   };
   const collect = (from: number, to: number) => {
     const out: Frame[] = [];
-    for (let i = from; i < to; i++) {
-      const f = frameAt(i);
+    for (const i of frameLines) {
+      const f = i >= from && i < to ? frameAt(i) : undefined;
       if (f) out.push(f);
     }
     return out.reverse();
@@ -274,44 +338,51 @@ function errorFrames(lines: string[], errorLine: number | undefined): Frame[] {
     codeAt >= 0 && last && /^\s{1,}\S/.test(last) && !FRAME.test(last) && !FRAME.test(lines[codeAt - 1] ?? '')
       ? [{ text: fold(`| ${last.trim()}`), path: '', fn: '', line: codeAt }]
       : [];
-  let start = errorLine;
-  while (start > 0 && !TRACEBACK_START.test(lines[start - 1]!) && !EXCEPTION_LINE.test(lines[start - 1]!)) start--;
-  const above = [...codeLine, ...collect(start, errorLine)];
+  // The traceback starts past the last line above the error that starts or ends one.
+  const stops = text.linesOf([TRACEBACK_START, EXCEPTION_LINE]);
+  const stop = stops.findLast((j) => j < errorLine && (TRACEBACK_START.re.test(lines[j]!) || EXCEPTION_LINE.re.test(lines[j]!)));
+  const above = [...codeLine, ...collect(stop === undefined ? 0 : stop + 1, errorLine)];
   if (above.length) return above;
-  let end = errorLine + 1;
-  while (end < lines.length && end < errorLine + 400 && !EXCEPTION_LINE.test(lines[end]!)) end++;
-  const below = collect(errorLine + 1, end);
+  // ComfyUI's report: the stack runs from below the message to the next exception line.
+  const next = text.linesOf([EXCEPTION_LINE]).find((j) => j > errorLine && EXCEPTION_LINE.re.test(lines[j]!));
+  const below = collect(errorLine + 1, Math.min(lines.length, errorLine + 400, next ?? Infinity));
   // The error's own traceback was cut off: an earlier traceback in the paste (the same failure
   // in an earlier run, most often) is the next best witness.
   return below.length ? below : collect(0, errorLine);
 }
 
 /** Where the error's traceback begins: what is written right around it describes the failure. */
-function blockStart(lines: string[], errorLine: number): number {
-  for (let i = errorLine; i >= Math.max(0, errorLine - 400); i--) if (TRACEBACK_START.test(lines[i]!)) return i;
-  return errorLine;
+function blockStart(text: GatedLines, errorLine: number): number {
+  const start = text.linesOf([TRACEBACK_START]).findLast((i) => i <= errorLine && i >= errorLine - 400 && TRACEBACK_START.re.test(text.lines[i]!));
+  return start ?? errorLine;
 }
 
-const stageOfModel = (model: string, compiled: CompiledStages) => compiled.stages.find((s) => s.models.some((matches) => matches(model)))?.stage;
+const stageOfModel = (model: string, compiled: CompiledStages) => {
+  const lower = model.toLowerCase();
+  return compiled.stages.find((s) => s.models.some((matches) => matches(lower)))?.stage;
+};
 const stageOfEvent = (text: string, compiled: CompiledStages) => {
-  const folded = fold(text);
-  return compiled.stages.find((s) => s.events.some((e) => atWordStart(folded, e)))?.stage;
+  let folded: string | undefined;
+  return compiled.events.firstIn(text, (e) => atWordStart((folded ??= fold(text)), e));
 };
 
 /**
  * The last thing the run started before the error: a model ComfyUI was asked to load, a loader
  * announcing itself, or a progress bar (sampling, unless its label says loading or decoding).
  */
-function lastStarted(lines: string[], end: number, compiled: CompiledStages): { stage: Stage; line: number; strength: number } | undefined {
+function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages): { stage: Stage; line: number; strength: number } | undefined {
   let last: { stage: Stage; line: number; strength: number } | undefined;
   let requestedUnknown = false;
-  for (let i = 0; i < end; i++) {
-    const text = lines[i]!;
-    if (RUN_START.test(text)) {
+  // Only lines that may start something can change the answer.
+  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines)])].sort((a, b) => a - b);
+  for (const i of visit) {
+    if (i >= end) break;
+    const text = paste.lines[i]!;
+    if (RUN_START.re.test(text)) {
       last = undefined;
       continue;
     }
-    const requested = REQUESTED.exec(text);
+    const requested = REQUESTED.re.exec(text);
     if (requested) {
       const byModel = stageOfModel(requested[1]!, compiled);
       // A diffusion model (not named in any list) is loaded to sample; until a bar shows
@@ -320,7 +391,7 @@ function lastStarted(lines: string[], end: number, compiled: CompiledStages): { 
       last = { stage: byModel ?? 'model_load', line: i, strength: byModel ? 0.7 : 0.55 };
       continue;
     }
-    if (PROGRESS.test(text)) {
+    if (PROGRESS.re.test(text)) {
       const label = PROGRESS_LABEL.exec(text)?.[1] ?? '';
       const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
       last = { stage: labelled ?? 'sampling', line: i, strength: requestedUnknown || labelled ? 0.7 : 0.6 };
@@ -332,10 +403,11 @@ function lastStarted(lines: string[], end: number, compiled: CompiledStages): { 
   return last;
 }
 
-export function readStage(lines: string[], errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = []): StageFacts {
+export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = []): StageFacts {
+  const { lines } = text;
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
-  const found = findNode(lines, errorLine, compiled, memoryLines);
+  const found = findNode(text, errorLine, compiled, memoryLines);
   if (found) evidence.node = at(found.line, 'node name', 1);
   const node = found?.node;
   const done = (stage: Stage, ev: Evidence): StageFacts => {
@@ -349,37 +421,38 @@ export function readStage(lines: string[], errorLine: number | undefined, compil
   const prose = stageInProse(lines, compiled);
   if (prose) return done(prose.stage, at(prose.line, 'your words', 0.75));
 
-  const frames = errorFrames(lines, errorLine);
+  const frames = errorFrames(text, errorLine);
   for (const frame of frames) {
-    const hit = compiled.stages.find((s) => s.frames.some((f) => frameHas(frame, f)));
-    if (hit) return done(hit.stage, at(frame.line, 'stack frame', 0.85));
+    const hit = compiled.frames.firstIn(frame.text, (f) => frameHas(frame, f));
+    if (hit) return done(hit, at(frame.line, 'stack frame', 0.85));
   }
   for (const frame of frames) {
     const pack = frame.pack;
-    const byPack = pack && (stageOfNode(pack, compiled) ?? compiled.stages.find((s) => s.frames.some((f) => frameHas({ text: pack, path: pack, fn: '' }, f)))?.stage);
+    const byPack = pack && (stageOfNode(pack, compiled) ?? compiled.frames.firstIn(pack, (f) => frameHas({ text: pack, path: pack, fn: '' }, f)));
     if (byPack) return done(byPack, at(frame.line, 'custom node folder', 0.6));
   }
 
   if (errorLine !== undefined) {
     // What the log says right around the error ("Error in Phase 1 (Encoding)"), nearest first.
-    const from = Math.max(0, blockStart(lines, errorLine) - 6);
+    const block = blockStart(text, errorLine);
+    const from = Math.max(0, block - 6);
     const to = Math.min(lines.length - 1, errorLine + 13);
     const window = Array.from({ length: to - from + 1 }, (_, k) => from + k).sort((a, b) => Math.abs(a - errorLine) - Math.abs(b - errorLine));
     for (const i of window) {
       // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
       // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure.
       if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled)) continue;
-      const text = fold(lines[i]!);
-      const hit = compiled.stages.find((s) => s.phrases.some((p) => atWordStart(text, p)));
-      if (hit) return done(hit.stage, at(i, 'words near the error', 0.65));
+      const folded = fold(lines[i]!);
+      const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart(folded, p));
+      if (hit) return done(hit, at(i, 'words near the error', 0.65));
     }
     // A background thread's error (A1111's memory monitor) did not happen in the run's own stage.
-    if (BACKGROUND_THREAD.test(lines[blockStart(lines, errorLine)] ?? '') || BACKGROUND_THREAD.test(lines[blockStart(lines, errorLine) - 1] ?? '')) {
+    if (BACKGROUND_THREAD.test(lines[block] ?? '') || BACKGROUND_THREAD.test(lines[block - 1] ?? '')) {
       return node ? done('other', at(found!.line, 'failing node', 1)) : { evidence };
     }
   }
 
-  const started = lastStarted(lines, errorLine ?? lines.length, compiled);
+  const started = lastStarted(text, errorLine ?? lines.length, compiled);
   if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }

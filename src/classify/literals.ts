@@ -1,0 +1,258 @@
+// The literal text a pattern's matches must hold, read from the pattern, and many such literals
+// found in the lines of a paste in one pass (Aho-Corasick): a fixed cost per character, however
+// many literals there are, where an alternation of them tries each one at every position.
+// Case-insensitively: the text is read as `toLowerCase` would make it, a character at a time,
+// without building a lower-cased copy.
+
+/** Escapes that stand for one fixed character (everything else after a backslash is a class or an anchor). */
+const LITERAL_ESCAPE = /^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/;
+// Letters whose lower case is not one character (or not what RE2 folds) make a literal unsafe:
+// ASCII, Cyrillic, CJK and Hangul fold alike in both.
+const FOLDS_ALIKE = /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+$/;
+
+/** How many characters after `\\x`, `\\u`, `\\c`, `\\p`, `\\k` (at `at`) belong to the escape. */
+function escapeArgumentLength(source: string, at: number): number {
+  const e = source[at];
+  const rest = source.slice(at + 1);
+  if (e === 'x') return /^[0-9a-f]{2}/i.test(rest) ? 2 : 0;
+  if (e === 'u') return /^\{[0-9a-f]{1,6}\}/i.exec(rest)?.[0].length ?? (/^[0-9a-f]{4}/i.test(rest) ? 4 : 0);
+  if (e === 'c') return /^[a-z]/i.test(rest) ? 1 : 0;
+  if (e === 'p' || e === 'P') return /^\{[^}]{1,60}\}/.exec(rest)?.[0].length ?? 0;
+  if (e === 'k') return /^<[^>]{1,60}>/.exec(rest)?.[0].length ?? 0;
+  return 0;
+}
+
+/** A quantifier at `at`: its minimum and how many characters it takes (a lazy `?` included). */
+function quantifier(source: string, at: number): { min: number; length: number } | undefined {
+  const c = source[at];
+  const counted = c === '{' ? /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(at)) : null;
+  const q = c === '?' || c === '*' ? { min: 0, length: 1 } : c === '+' ? { min: 1, length: 1 } : counted ? { min: Number(counted[1]), length: counted[0].length } : undefined;
+  if (q && source[at + q.length] === '?') q.length++;
+  return q;
+}
+
+interface Reader {
+  source: string;
+  at: number;
+  minLength: number;
+}
+
+/** Alternatives, one of which every match holds, or undefined when some branch has none worth looking for. */
+function alternation(r: Reader): string[] | undefined {
+  const branches = [sequence(r)];
+  while (r.source[r.at] === '|') {
+    r.at++;
+    branches.push(sequence(r));
+  }
+  return branches.every((b) => b !== undefined) ? [...new Set(branches.flat() as string[])] : undefined;
+}
+
+/**
+ * The best thing a sequence of atoms must hold: its longest run of literal characters, or a
+ * group's alternatives when their shortest is longer. Conservatively: a class, an escape that is
+ * not one fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
+ */
+function sequence(r: Reader): string[] | undefined {
+  const { source } = r;
+  const options: string[][] = [];
+  let run = '';
+  const close = () => {
+    if (run) options.push([run]);
+    run = '';
+  };
+  while (r.at < source.length && source[r.at] !== '|' && source[r.at] !== ')') {
+    const c = source[r.at]!;
+    let atom: string | undefined;
+    let group: string[] | undefined;
+    if (c === '\\') {
+      const e = source[r.at + 1] ?? '';
+      if (e === 't') atom = '\t';
+      else if (LITERAL_ESCAPE.test(e)) atom = e;
+      r.at += 2 + escapeArgumentLength(source, r.at + 1);
+    } else if (c === '[') {
+      // A class: skip to its end (a `]` right after `[` or `[^` belongs to it).
+      let j = r.at + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      r.at = j + 1;
+    } else if (c === '(') {
+      r.at++;
+      const head = source.slice(r.at, r.at + 3);
+      const lookaround = /^\?(?:[=!]|<[=!])/.test(head);
+      if (head.startsWith('?:')) r.at += 2;
+      else if (lookaround) r.at += head[1] === '<' ? 3 : 2;
+      else if (head.startsWith('?<')) r.at = source.indexOf('>', r.at) + 1;
+      const inner = alternation(r);
+      if (source[r.at] !== ')') return undefined;
+      r.at++;
+      group = lookaround ? undefined : inner;
+    } else if (c === '.' || c === '^' || c === '$') {
+      r.at++;
+    } else {
+      atom = c;
+      r.at++;
+    }
+    const q = quantifier(source, r.at);
+    if (q) r.at += q.length;
+    const required = (q?.min ?? 1) >= 1;
+    if (atom !== undefined && required) run += atom.toLowerCase();
+    if (atom === undefined || q) close();
+    if (group && required) options.push(group);
+  }
+  close();
+  const usable = options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
+  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
+  return usable.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+}
+
+/**
+ * Literal text that every match of a pattern must contain (lower-cased), one of a few
+ * alternatives, or undefined when some alternative has none of `minLength` characters or more.
+ * Read from the pattern's own structure (JavaScript and RE2 syntax alike), conservatively.
+ */
+export function requiredLiterals(source: string, minLength = 3): string[] | undefined {
+  const r: Reader = { source, at: 0, minLength };
+  const found = alternation(r);
+  return r.at === source.length ? found : undefined;
+}
+
+const ASCII = 128;
+
+export class LiteralIndex {
+  /** Row offset (see below) × column -> next state: the automaton with its failure links folded in. */
+  private readonly next: Int32Array;
+  /**
+   * A column per character some literal holds, and column 0 for every other one (which leads
+   * back to the start from anywhere): a table of this width stays small enough to sit in cache.
+   * ASCII capitals share their lower case's column.
+   */
+  private readonly columns: number;
+  private readonly asciiColumn: Uint8Array;
+  private readonly wideColumn: Map<number, number>;
+  /** Per state, the literals that end there (its own and, through failure links, shorter ones): outputs[outStart[s] .. outStart[s + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outputs: Int32Array;
+
+  /** `literals` lower-cased, as `String.prototype.toLowerCase` makes them. */
+  constructor(readonly literals: readonly string[]) {
+    const chars = [...new Set(literals.join(''))].map((c) => c.charCodeAt(0));
+    this.asciiColumn = new Uint8Array(ASCII);
+    this.wideColumn = new Map();
+    chars.forEach((code, k) => {
+      if (code >= ASCII) this.wideColumn.set(code, k + 1);
+      else this.asciiColumn[code] = k + 1;
+    });
+    for (let c = 65; c <= 90; c++) this.asciiColumn[c] = this.asciiColumn[c + 32]!;
+    const columns = chars.length + 1;
+    this.columns = columns;
+
+    // The trie, as sparse children first.
+    const children: Map<number, number>[] = [new Map()];
+    const ends: number[][] = [[]];
+    literals.forEach((literal, id) => {
+      let s = 0;
+      for (let i = 0; i < literal.length; i++) {
+        const c = this.column(literal.charCodeAt(i));
+        let t = children[s]!.get(c);
+        if (t === undefined) {
+          t = children.length;
+          children.push(new Map());
+          ends.push([]);
+          children[s]!.set(c, t);
+        }
+        s = t;
+      }
+      ends[s]!.push(id);
+    });
+
+    // Breadth first: each state's failure link is ready before its children need it.
+    const states = children.length;
+    const next = new Int32Array(states * columns);
+    const fail = new Int32Array(states);
+    const out: number[][] = ends.map((e) => [...e]);
+    const queue: number[] = [];
+    for (let c = 0; c < columns; c++) {
+      const t = children[0]!.get(c);
+      next[c] = t ?? 0;
+      if (t !== undefined) queue.push(t);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q]!;
+      out[s]!.push(...out[fail[s]!]!);
+      for (let c = 0; c < columns; c++) {
+        const t = children[s]!.get(c);
+        if (t === undefined) next[s * columns + c] = next[fail[s]! * columns + c]!;
+        else {
+          fail[t] = next[fail[s]! * columns + c]!;
+          next[s * columns + c] = t;
+          queue.push(t);
+        }
+      }
+    }
+    // A state is kept as its row's offset in the table, doubled, plus 1 when literals end there:
+    // the walk reads one number per character.
+    for (let i = 0; i < next.length; i++) next[i] = next[i]! * columns * 2 + (out[next[i]!]!.length ? 1 : 0);
+    this.next = next;
+    this.outStart = new Int32Array(states + 1);
+    const flat: number[] = [];
+    for (let s = 0; s < states; s++) {
+      this.outStart[s] = flat.length;
+      flat.push(...new Set(out[s]));
+    }
+    this.outStart[states] = flat.length;
+    this.outputs = Int32Array.from(flat);
+  }
+
+  /** The column of a code unit already lower-cased. */
+  private column(code: number): number {
+    return code < ASCII ? this.asciiColumn[code]! : (this.wideColumn.get(code) ?? 0);
+  }
+
+  /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
+  scan(lines: readonly string[]): (number[] | undefined)[] {
+    const found: (number[] | undefined)[] = new Array(this.literals.length);
+    for (let line = 0; line < lines.length; line++) {
+      this.walk(lines[line]!, (id) => {
+        const at = (found[id] ??= []);
+        if (at[at.length - 1] !== line) at.push(line);
+      });
+    }
+    return found;
+  }
+
+  /** The literals (by index) that occur in one text, each once. */
+  find(text: string): number[] {
+    const found: number[] = [];
+    this.walk(text, (id) => {
+      if (!found.includes(id)) found.push(id);
+    });
+    return found;
+  }
+
+  /** Calls `hit` with each literal at each place it ends in `text`. */
+  private walk(text: string, hit: (id: number) => void): void {
+    const { next, asciiColumn } = this;
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < ASCII) {
+        s = next[(s >> 1) + asciiColumn[code]!]!;
+        if (s & 1) this.report(s >> 1, hit);
+        continue;
+      }
+      // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
+      const lower = String.fromCharCode(code).toLowerCase();
+      for (let j = 0; j < lower.length; j++) {
+        s = next[(s >> 1) + this.column(lower.charCodeAt(j))]!;
+        if (s & 1) this.report(s >> 1, hit);
+      }
+    }
+  }
+
+  /** The literals that end in the state at `offset` in the table. */
+  private report(offset: number, hit: (id: number) => void): void {
+    const state = offset / this.columns;
+    for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) hit(this.outputs[k]!);
+  }
+}

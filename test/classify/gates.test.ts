@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { LiteralIndex, requiredLiterals } from '../../src/classify/literals.ts';
+import { declaredGates } from '../../src/classify/gates.ts';
+import { normalize } from '../../src/classify/normalize.ts';
+// Importing the classifier declares every reader's gates.
+import '../../src/classify/classify.ts';
+import { corpus } from '../helpers/corpus.ts';
+
+describe('many literals found in one pass', () => {
+  it('finds each literal on every line that holds it, overlaps and case included', () => {
+    const index = new LiteralIndex(['abc', 'bcd', 'out of memory', 'of memory', '显存不足', 'i̇stanbul']);
+    const found = index.scan(['zzABCD', 'CUDA Out Of Memory', 'none here', '报错：显存不足', 'İSTANBUL', 'abc abc']);
+    expect(found).toEqual([[0, 5], [0], [1], [1], [3], [4]]);
+  });
+
+  it('says nothing of a literal the lines lack', () => {
+    expect(new LiteralIndex(['killed']).scan(['kill', 'illed', 'k i l l e d'])).toEqual([undefined]);
+  });
+});
+
+describe('the literals a pattern needs, read through groups', () => {
+  it.each([
+    ['^\\s{0,2}(\\d\\.\\d{1,2}\\+(?:cu|rocm|xpu)[\\w.]{0,10})$', ['cu', 'rocm', 'xpu']],
+    ['\\bmac ?(?:studio|mini|book)\\b', ['studio', 'mini', 'book']],
+    ['(?:pytorch|torch)\\s{0,2}version', ['version']],
+    ['xy(?=abc)|(?<!def)yz', ['xy', 'yz']],
+  ])('%s needs one of %j', (pattern, literals) => {
+    const found = requiredLiterals(pattern, 2);
+    expect(found === undefined ? undefined : [...found].sort()).toEqual(literals.sort());
+  });
+
+  it.each(['x(?=abc)', '(?:ab)?c', 'a(?:bc|d)e', '\\x41\\u0042C'])('%s needs nothing of two characters it could tell', (pattern) => {
+    expect(requiredLiterals(pattern, 2)).toBeUndefined();
+  });
+});
+
+describe("the readers' gates", () => {
+  // Pastes as users send them, and in the shapes a reader must not be fooled by.
+  const lines = corpus.flatMap((s) => [s.text, s.text.toUpperCase(), s.text.replace(/\n/g, ' ')].flatMap((t) => normalize(t).lines));
+
+  it('hold a literal of every line their pattern matches (the shortcut never hides a match)', () => {
+    const gates = declaredGates();
+    expect(gates.filter((g) => g.literals).length).toBeGreaterThan(40);
+    const misses: string[] = [];
+    for (const { re, literals } of gates) {
+      if (!literals) continue;
+      const once = new RegExp(re.source, re.flags.replace('g', ''));
+      for (const l of lines) if (once.test(l) && !literals.some((x) => l.toLowerCase().includes(x))) misses.push(`${re} :: ${l.slice(0, 80)}`);
+    }
+    expect(misses).toEqual([]);
+  });
+});

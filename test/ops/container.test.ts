@@ -1,0 +1,126 @@
+// The container files, checked without a Docker engine: the Dockerfile's stages, sources, user,
+// volume and health check; .dockerignore's selection; compose.yaml's service, volume and variables,
+// each a variable the bot's configuration reads and accepts.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig, VARIABLES } from '../../src/app/config.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+interface Instruction {
+  stage: number;
+  op: string;
+  args: string;
+}
+
+/** A Dockerfile's instructions by stage: comments dropped, continued lines joined. */
+function instructions(text: string): Instruction[] {
+  const out: Instruction[] = [];
+  let stage = -1;
+  const joined = text
+    .split('\n')
+    .filter((l) => !l.trimStart().startsWith('#'))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
+  for (const line of joined.split('\n')) {
+    const m = /^\s*([A-Z]+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === 'FROM') stage++;
+    out.push({ stage, op: m[1]!, args: m[2]!.replace(/\s+/g, ' ').trim() });
+  }
+  return out;
+}
+
+/** KEY=value pairs of ENV instructions. */
+const envOf = (list: Instruction[]) => Object.fromEntries(list.filter((i) => i.op === 'ENV').flatMap((i) => [...i.args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+
+/** Whether .dockerignore sends a top-level path to the builder: the last pattern that matches decides. */
+function sent(path: string): boolean {
+  const top = path.split('/')[0]!;
+  let included = true;
+  for (const raw of read('.dockerignore').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const negated = line.startsWith('!');
+    const pattern = (negated ? line.slice(1) : line).replace(/\/$/, '');
+    if (pattern === '*' || pattern === top || pattern === path.replace(/\/$/, '')) included = negated;
+  }
+  return included;
+}
+
+describe('the Dockerfile', () => {
+  const list = instructions(read('Dockerfile'));
+  const last = Math.max(...list.map((i) => i.stage));
+  const runtime = list.filter((i) => i.stage === last);
+
+  it('builds in a Node 20 bookworm-slim stage with the tools to compile better-sqlite3 and re2, and runs on the same base without them', () => {
+    expect(list.filter((i) => i.op === 'FROM').map((i) => i.args)).toEqual(['node:20-bookworm-slim AS build', 'node:20-bookworm-slim']);
+    const build = list.filter((i) => i.stage === 0 && i.op === 'RUN').map((i) => i.args);
+    expect(build.join(' ')).toMatch(/apt-get install .*python3 make g\+\+/);
+    expect(build.join(' ')).toMatch(/npm ci/);
+    expect(runtime.filter((i) => i.op === 'RUN').map((i) => i.args).join(' ')).not.toMatch(/apt-get|npm|curl|wget/);
+    expect(runtime).toContainEqual(expect.objectContaining({ op: 'COPY', args: '--from=build /app /app' }));
+  });
+
+  it('copies only files that exist and that .dockerignore sends, and never .env, databases or node_modules', () => {
+    const sources = list.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from')).flatMap((i) => i.args.split(' ').slice(0, -1));
+    expect(sources.length).toBeGreaterThan(5);
+    for (const s of sources) {
+      expect(existsSync(join(root, s)), s).toBe(true);
+      expect(sent(s), s).toBe(true);
+    }
+    for (const never of ['.env', 'node_modules', 'dist', 'data', 'test', 'comfyoom.db', 'kb/drafts']) expect(sent(never), never).toBe(false);
+    // What the bot reads at run time comes with the npm packages: OCR data and the chart font.
+    const deps = Object.keys((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies);
+    expect(deps).toEqual(expect.arrayContaining(['@tesseract.js-data/eng', '@tesseract.js-data/chi_sim', '@fontsource-variable/noto-sans-sc']));
+  });
+
+  it('runs the bot as a user other than root, its database in the volume, healthy by /healthz', () => {
+    const user = runtime.filter((i) => i.op === 'USER').at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/^(root|0)(:|$)/);
+    const env = envOf(runtime);
+    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && !VARIABLES.includes(k))).toEqual([]);
+    const config = loadConfig(env);
+    expect(runtime.filter((i) => i.op === 'VOLUME').map((i) => i.args)).toEqual([dirname(config.db)]);
+    expect(config.http).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(runtime.find((i) => i.op === 'EXPOSE')?.args).toBe(String(config.http!.port));
+    expect(runtime.find((i) => i.op === 'HEALTHCHECK')?.args).toMatch(/COMFYOOM_HTTP_PORT.*\/healthz/);
+    const cmd = JSON.parse(runtime.find((i) => i.op === 'CMD')!.args) as string[];
+    expect(cmd).toEqual(['node', 'bin/comfyoom.mjs', 'start']);
+    expect(existsSync(join(root, cmd[1]!))).toBe(true);
+  });
+});
+
+describe('compose.yaml', () => {
+  const compose = parse(read('compose.yaml')) as {
+    services: Record<string, { build?: string; image?: string; environment: Record<string, string>; volumes: string[]; ports: string[]; stop_grace_period: string }>;
+    volumes: Record<string, unknown>;
+  };
+
+  it('runs the bot built from this folder, with its database in a named volume', () => {
+    const bot = compose.services['comfyoom']!;
+    expect(bot.build).toBe('.');
+    const config = loadConfig(bot.environment);
+    const mounts = bot.volumes.map((v) => v.split(':'));
+    expect(mounts).toEqual([[expect.any(String), dirname(config.db)]]);
+    expect(Object.keys(compose.volumes)).toContain(mounts[0]![0]);
+  });
+
+  it('sets only variables the bot reads, its operations port published on this machine', () => {
+    const bot = compose.services['comfyoom']!;
+    expect(Object.keys(bot.environment).filter((k) => !VARIABLES.includes(k))).toEqual([]);
+    const config = loadConfig(bot.environment);
+    expect(bot.ports).toEqual([`127.0.0.1:${config.http!.port}:${config.http!.port}`]);
+    // docker stop's grace outlasts the bot's own 10 s limit.
+    expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period)![1])).toBeGreaterThan(10);
+  });
+
+  it('has no PostgreSQL service while the Postgres store does not exist', () => {
+    expect(Object.keys(compose.services)).toEqual(['comfyoom']);
+    expect(read('compose.yaml')).toMatch(/Postgres store is pending/);
+  });
+});
