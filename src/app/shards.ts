@@ -6,6 +6,7 @@
 // Every process opens the same SQLite file: WAL, writes that take the lock from their start, and
 // one case per thread and per message kept by unique keys, which hold across processes.
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager, type RESTGetAPIGatewayBotResult, type Shard } from 'discord.js';
 import { restDiscord, type DiscordOptions, type RunningDiscord } from '../adapters/discord/bot.ts';
@@ -17,6 +18,8 @@ const SHARD_ENTRY = new URL('./shard-entry.mjs', import.meta.url);
 /** The shards' option for the REST base URL (a local fake in tests); see shard.ts. */
 export const API_OPTION = 'discord-api';
 
+/** Discord's window for max_concurrency identifies. */
+const IDENTIFY_WINDOW_MS = 5_000;
 /** How long a shard has to connect before its start counts as failed. */
 const READY_TIMEOUT_MS = 60_000;
 /** How long a stopping shard has to finish what is in flight (its own graceful stop takes up to 10 s). */
@@ -24,8 +27,6 @@ const SHARD_STOP_MS = 11_000;
 
 export interface ShardsOptions extends Omit<DiscordOptions, 'admit'> {
   config: DiscordOptions['config'] & { shards: 'auto' | number };
-  /** The environment the shards read their configuration from (default: this process's). */
-  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunningShards extends RunningDiscord {
@@ -38,10 +39,9 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
   const gateway = (await courier.client.rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
   const total = config.shards === 'auto' ? gateway.shards : config.shards;
   const manager = managerFor(SHARD_ENTRY, total, config.token, opts.api ? [`--${API_OPTION}`, opts.api] : []);
-  const env = opts.env ?? process.env;
   manager.on('shardCreate', (shard: Shard) => {
     // Shards read the same settings as this process; ShardingManager adds only which shard each is.
-    shard.env = { ...env, SHARDING_MANAGER: 'true', SHARDING_MANAGER_MODE: 'process', SHARDS: String(shard.id), SHARD_COUNT: String(total), DISCORD_TOKEN: config.token };
+    shard.env = { ...process.env, SHARDING_MANAGER: 'true', SHARDING_MANAGER_MODE: 'process', SHARDS: String(shard.id), SHARD_COUNT: String(total), DISCORD_TOKEN: config.token };
     shard.on('death', (child) => {
       const code = 'exitCode' in child ? (child.exitCode ?? child.signalCode) : 'worker';
       log(`shard ${shard.id} of ${total} ended (${code}); the manager starts it again`);
@@ -49,8 +49,13 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
     shard.on('error', (e) => log(`shard ${shard.id} could not be started again`, e));
   });
   try {
-    // Discord lets max_concurrency shards identify per 5 s; a shard starts once the one before it is ready.
-    await manager.spawn({ amount: total, delay: Math.ceil(5_500 / gateway.session_start_limit.max_concurrency), timeout: READY_TIMEOUT_MS });
+    // Discord lets max_concurrency sessions identify every 5 s (shards 0 to max_concurrency - 1 at
+    // once, and so on): shards start in batches of that many, a batch 5 s after the one before.
+    const batch = gateway.session_start_limit.max_concurrency;
+    for (let first = 0; first < total; first += batch) {
+      const shards = [...Array(Math.min(batch, total - first)).keys()].map((i) => manager.createShard(first + i));
+      await Promise.all([...shards.map((s) => s.spawn(READY_TIMEOUT_MS)), first + batch < total ? sleep(IDENTIFY_WINDOW_MS) : undefined]);
+    }
   } catch (e) {
     await stopAll(manager);
     await courier.stop();
@@ -80,7 +85,8 @@ export function shardConfig({ slack: _slack, http: _http, discord, ...common }: 
 
 function managerFor(entry: URL, total: number, token: string, shardArgs: string[]): ShardingManager {
   const marks = { SHARDING_MANAGER: process.env.SHARDING_MANAGER, SHARDING_MANAGER_MODE: process.env.SHARDING_MANAGER_MODE, DISCORD_TOKEN: process.env.DISCORD_TOKEN };
-  const manager = new ShardingManager(fileURLToPath(entry), { totalShards: total, mode: 'process', respawn: true, token, shardArgs, execArgv: [] });
+  const shardList = [...Array(total).keys()];
+  const manager = new ShardingManager(fileURLToPath(entry), { totalShards: total, shardList, mode: 'process', respawn: true, token, shardArgs, execArgv: [] });
   // The constructor marks this process as a shard in its environment, which would make any client
   // made here later (the REST courier of a restart, a test's) report to a parent it does not have.
   for (const [k, v] of Object.entries(marks)) {
