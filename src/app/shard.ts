@@ -11,6 +11,10 @@ import { API_OPTION, shardConfig } from './shards.ts';
 // A manager that died (killed, crashed) leaves no orphans connected to the gateway: its successor's shards would receive the same events.
 const orphaned = () => process.kill(process.pid, 'SIGTERM');
 process.once('disconnect', orphaned);
+// discord.js reports each gateway change to the manager; with the manager gone those reports fail, and there is nobody left to tell.
+process.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'ERR_IPC_CHANNEL_CLOSED') throw e;
+});
 
 const api = parseArgs({ options: { [API_OPTION]: { type: 'string' } } }).values[API_OPTION];
 const config = shardConfig(loadConfig());
@@ -18,4 +22,4 @@ const log = createLogger(config.log).child({ shard: Number(process.env.SHARDS) }
 process.exitCode = await runBots(config, { log, ...(typeof api === 'string' ? { discordApi: api } : {}) }, { housekeeping: false });
 // Stopped: the channel to the manager is all that would keep the process alive.
 process.off('disconnect', orphaned);
-process.disconnect?.();
+if (process.connected) process.disconnect();

@@ -5,13 +5,16 @@
 // is killed (SIGKILL) mid-run and the manager starts it again. What was sent to it meanwhile is lost,
 // as on Discord, and its users try again as "This interaction failed" leads them to. Every case is
 // then stored once and abandoned once, by the manager's idle sweep.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startBots, type Bots } from '../../src/app/bots.ts';
 import { loadConfig } from '../../src/app/config.ts';
-import type { RunningShards } from '../../src/app/shards.ts';
+import { API_OPTION, type RunningShards } from '../../src/app/shards.ts';
 import { startDiscord } from '../../src/adapters/discord/bot.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
@@ -64,6 +67,19 @@ describe('sharding on one machine', () => {
     await expect(startDiscord({ config, engine, api: fake.api, log: () => undefined })).rejects.toThrow(/shard/i);
     expect(fake.shardsIdentified).toEqual([[0, 1]]);
   });
+
+  it('stops a shard whose manager is gone, so no orphan stays connected', async () => {
+    fake = await startFakeDiscord({ botId: BOT, guildId: guildId(0), channels: [] });
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'comfyoom-orphan-')), 'cases.db');
+    // As ShardingManager forks a shard (shards.ts): its id and count in the environment, and an IPC channel.
+    const env = { ...process.env, COMFYOOM_DB: dbPath, DISCORD_TOKEN: TOKEN, COMFYOOM_LOG_LEVEL: 'warn', SHARDING_MANAGER: 'true', SHARDING_MANAGER_MODE: 'process', SHARDS: '0', SHARD_COUNT: '1' };
+    const child = fork(fileURLToPath(new URL('../../src/app/shard-entry.mjs', import.meta.url)), [`--${API_OPTION}`, fake.api], { env, execArgv: [] });
+    const exited = once(child, 'exit');
+    await new Promise<void>((resolve) => child.on('message', (m: { _ready?: boolean }) => m?._ready && resolve()));
+    expect(fake.shardsIdentified).toEqual([[0, 1]]);
+    child.disconnect();
+    expect(await exited).toEqual([0, null]);
+  }, 60_000);
 
   it('runs two shards over 2,600 guilds; a shard killed mid-run loses only what Discord loses, and every case is stored once and swept once by the manager', async () => {
     const began = Date.now();
