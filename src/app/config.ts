@@ -121,6 +121,9 @@ const Env = Settings.superRefine((env, ctx) => {
   if (env.COMFYOOM_SHARDS !== undefined && !env.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['COMFYOOM_SHARDS'], message: 'COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN' });
   if (!env.SLACK_BOT_TOKEN) return;
   const mode = slackMode(env);
+  if (mode === 'http' && env.COMFYOOM_HTTP_PORT === env.SLACK_PORT) {
+    ctx.addIssue({ code: 'custom', path: ['COMFYOOM_HTTP_PORT'], message: `COMFYOOM_HTTP_PORT must differ from SLACK_PORT (${env.SLACK_PORT}), where Slack's requests arrive` });
+  }
   if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
     ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'Socket Mode (the default) needs SLACK_APP_TOKEN; for HTTP mode set SLACK_MODE=http and SLACK_SIGNING_SECRET' });
   }

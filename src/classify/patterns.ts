@@ -26,6 +26,50 @@ export function checkPattern(source: string): string | undefined {
   }
 }
 
+/** The text a pattern stands for when it is nothing but literal characters (lower-cased), else undefined. */
+export function literalText(source: string): string | undefined {
+  let text = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const e = source[++i] ?? '';
+      if (e === 't') text += '\t';
+      else if (/^[\\.^$|?*+()[\]{}\/\-:,'"#&@!%=<>~`;_ ]$/.test(e)) text += e;
+      else return undefined;
+    } else if ('.^$|?*+()[]{}'.includes(c)) return undefined;
+    else text += c;
+  }
+  return text.toLowerCase();
+}
+
+/**
+ * Whether no match of a pattern can hold a line break, read conservatively from its source:
+ * no `\s`, `\W`, `\D`, `\p` or other escape that may stand for one, no `(?s`, and no class that
+ * may (a negated class must exclude `\n` itself; a positive one may not hold such an escape, a
+ * POSIX class or a range across it).
+ */
+export function lineBound(source: string): boolean {
+  const risky = /^[sWDnvpPxuCQ0-7]$/;
+  if (source.includes('\n') || source.includes('(?s')) return false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      if (risky.test(source[++i] ?? '')) return false;
+    } else if (c === '[') {
+      let j = i + 1;
+      const negated = source[j] === '^';
+      if (negated) j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      const body = source.slice(i + (negated ? 2 : 1), j);
+      // A range with an escape or a control character at an end may span `\n`.
+      if (negated ? !/(?:^|[^\\])(?:\\\\)*\\n/.test(body) : /\\[sWDnvpPxuC0-7]|\[:|\\.-|-\\|[\x00-\x0a]-/.test(body)) return false;
+      i = j;
+    }
+  }
+  return true;
+}
+
 /**
  * Many kb patterns over the lines of a paste. The patterns' required literals, looked for in
  * one pass over the lines first (literals.ts), spare RE2 most patterns: few occur in any one
@@ -39,66 +83,58 @@ export class PatternSet {
   private readonly each: (RE2 | undefined)[];
   /** Every distinct literal of the patterns. */
   private readonly index: LiteralIndex;
-  /** For each literal of the index, the patterns it lets through. */
-  private readonly admits: number[][];
-  /** Patterns with no literal to look for: always run. */
-  private readonly unfiltered: number[];
+  /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
+  private readonly literals: (number[] | undefined)[];
+  /** For each pattern that is nothing but its one literal, true: where the literal is, it matches. */
+  private readonly plain: boolean[];
+  /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
+  private readonly bound: boolean[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     const literals = sources.map((s) => requiredLiterals(s));
     const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
     this.index = new LiteralIndex(distinct);
-    this.admits = distinct.map((d) => literals.flatMap((l, i) => (l?.includes(d) ? [i] : [])));
-    this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
-  }
-
-  /** The patterns whose literals occur in the lines, in order. */
-  private candidates(lines: readonly string[]): number[] {
-    const found = new Set(this.unfiltered);
-    this.index.scan(lines).forEach((at, id) => {
-      if (at) for (const i of this.admits[id]!) found.add(i);
-    });
-    return [...found].sort((a, b) => a - b);
+    this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
+    this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
+    this.bound = sources.map(lineBound);
   }
 
   private compiled(i: number): RE2 {
     return (this.each[i] ??= new RE2(this.sources[i]!, 'gimu'));
   }
 
-  /** For each pattern found in the lines, its index (into `sources`) and the line of each match. */
+  /**
+   * For each pattern found in the lines, its index (into `sources`) and each line where a match
+   * starts, patterns in order and each one's lines ascending. A plain literal needs no more
+   * than the one pass; a pattern that stays within a line goes to RE2 only for the lines that
+   * hold one of its literals; any other one over the whole text, once.
+   */
   *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const candidates = this.candidates(lines);
-    if (!candidates.length) return;
-    const joined = lines.join('\n');
-    const text = Buffer.from(joined, 'utf8');
-    const found = candidates.filter((i) => {
-      const re = this.compiled(i);
-      re.lastIndex = 0;
-      return re.test(text);
-    });
-    if (!found.length) return;
-    const starts: number[] = [];
-    let at = 0;
-    for (const l of lines) {
-      starts.push(at);
-      at += Buffer.byteLength(l, 'utf8') + 1;
-    }
-    const lineOf = (offset: number) => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
+    const found = this.index.scan(lines);
+    let text: Buffer | undefined;
+    let starts: number[] | undefined;
+    for (let pattern = 0; pattern < this.sources.length; pattern++) {
+      const ids = this.literals[pattern];
+      const at = ids && (ids.length === 1 ? found[ids[0]!] : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
+      if (ids && !at?.length) continue;
+      if (this.plain[pattern]) {
+        for (const line of at!) yield { pattern, line };
+        continue;
       }
-      return lo;
-    };
-    for (const pattern of found) {
       const re = this.compiled(pattern);
+      if (at && this.bound[pattern]) {
+        for (const line of at) {
+          re.lastIndex = 0;
+          if (re.test(lines[line]!)) yield { pattern, line };
+        }
+        continue;
+      }
+      text ??= Buffer.from(lines.join('\n'), 'utf8');
+      starts ??= lineStarts(lines);
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        const line = lineOf(m.index);
+        const line = lineOf(starts, m.index);
         yield { pattern, line };
         // One hit per line is all a signature needs; the next line is where to look again.
         if (line + 1 >= starts.length) break;
@@ -106,4 +142,27 @@ export class PatternSet {
       }
     }
   }
+}
+
+/** Where each line starts in the lines joined by `\n`, in UTF-8 bytes. */
+function lineStarts(lines: readonly string[]): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    starts.push(at);
+    at += Buffer.byteLength(l, 'utf8') + 1;
+  }
+  return starts;
+}
+
+/** The line holding a byte offset. */
+function lineOf(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

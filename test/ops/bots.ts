@@ -1,4 +1,5 @@
-// The bots' configuration for tests: both platforms (Slack over HTTP), the operations port on any free port.
+// For the operations tests: the bots' configuration (both platforms, Slack over HTTP, the operations
+// port on any free port), and a wait for what the bots do after answering.
 import type { Config } from '../../src/app/config.ts';
 import { TOKEN } from '../discord/harness.ts';
 import { BOT_TOKEN, SECRET } from '../slack/harness.ts';
@@ -17,3 +18,16 @@ export function botConfig(db: string, over: Partial<Config> = {}): Config {
     ...over,
   };
 }
+
+/** Reads until `ok` holds or the time is up, and returns the last reading for the test to check. */
+export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Other test files share the machine's cores, each with its bots and worker pool: a fake's wait for the bot allows this much. */
+export const SLOW = { timeoutMs: 20_000 };

@@ -32,5 +32,8 @@ describe('operations settings', () => {
       'COMFYOOM_LOG_FORMAT: COMFYOOM_LOG_FORMAT must be json or pretty',
     ]);
     expect(problems({ COMFYOOM_HTTP_PORT: 'http' })).toEqual(['COMFYOOM_HTTP_PORT: COMFYOOM_HTTP_PORT must be a port number (1-65535)']);
+    const slackHttp = { SLACK_BOT_TOKEN: 'xoxb-1-2-3', SLACK_MODE: 'http', SLACK_SIGNING_SECRET: 's'.repeat(32) };
+    expect(problems({ ...slackHttp, COMFYOOM_HTTP_PORT: '3000' })).toEqual(["COMFYOOM_HTTP_PORT: COMFYOOM_HTTP_PORT must differ from SLACK_PORT (3000), where Slack's requests arrive"]);
+    expect(problems({ ...slackHttp, COMFYOOM_HTTP_PORT: '3000', SLACK_PORT: '3001' })).toEqual([]);
   });
 });

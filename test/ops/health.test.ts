@@ -11,17 +11,8 @@ import { startFakeDiscord } from '../discord/fake-discord.ts';
 import { BOT, GUILD, HELP } from '../discord/harness.ts';
 import { startFakeSlack } from '../slack/fake-slack.ts';
 import { APP_TOKEN, BOT_TOKEN, fakeOptions, slashPayload, ALICE } from '../slack/harness.ts';
-import { botConfig } from './bots.ts';
+import { botConfig, eventually } from './bots.ts';
 import { parseMetrics, sample } from './prom.ts';
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('readiness follows the connections', () => {
   it('is ready with the gateway and Socket Mode up, 503 naming the one down while it is, ready again when it is back', async () => {

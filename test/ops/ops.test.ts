@@ -13,10 +13,10 @@ import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 import { capturedLog, type CapturedLog } from '../helpers/log.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
-import { BOT, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, until, webhook, type Harness } from '../discord/harness.ts';
+import { BOT, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, webhook, type Harness } from '../discord/harness.ts';
 import { startFakeSlack, type FakeSlack } from '../slack/fake-slack.ts';
 import { fakeOptions, form, sign, slashPayload, ALICE as SLACK_ALICE } from '../slack/harness.ts';
-import { botConfig } from './bots.ts';
+import { botConfig, eventually, SLOW } from './bots.ts';
 import { named, parseMetrics, sample, type Samples } from './prom.ts';
 
 const KSAMPLER = onNvidia(corpusSample('cf-0214').text);
@@ -26,17 +26,7 @@ const SECRET_TOKEN = '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';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'comfyoom-ops-')), 'cases.db');
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
-/** Other test files share the two cores, each with its bots and worker pool: the bot's answers may be slow to come. */
-const SLOW = { timeoutMs: 20_000 };
 const newThread = (c: Call) => threadFrom(HELP)(c) && c.status < 300;
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function get(bots: Bots, path: string) {
   const res = await fetch(`http://127.0.0.1:${bots.ops!.port}${path}`);
@@ -112,7 +102,7 @@ describe('the operations port', () => {
     const port = (bots.running.find((r) => r.platform === 'slack') as SlackAdapter).port!;
     const res = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(raw) }, body: raw });
     expect(res.status).toBe(200);
-    await until(() => rows().length === 3, 20_000);
+    expect(await eventually(rows, (r) => r.length === 3)).toHaveLength(3);
     const [resolved, escalated, onSlack] = rows();
 
     const m = await metrics(bots);
@@ -138,7 +128,8 @@ describe('the operations port', () => {
     const raw = form(slashPayload(slack, SLACK_ALICE, onNvidia(corpusSample('cf-0009').text)) as unknown as Record<string, string>);
     const port = (bots.running.find((r) => r.platform === 'slack') as SlackAdapter).port!;
     await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(raw) }, body: raw });
-    await eventually(async () => sample(await metrics(bots), 'comfyoom_rate_limited_total', { platform: 'slack', kind: 'refused' }) === 1, 20_000);
+    const refused = async () => sample(await metrics(bots), 'comfyoom_rate_limited_total', { platform: 'slack', kind: 'refused' });
+    expect(await eventually(refused, (n) => n === 1)).toBe(1);
   }, 30_000);
 
   it('times the OCR of a screenshot', async () => {
@@ -157,9 +148,9 @@ describe('the operations port', () => {
     const p = slash(h(), { log: paste });
     // The bot gives up on the reply and goes on in the channel, logging why.
     await discord.waitFor((c) => webhook(p)(c) && c.method === 'POST' && c.status < 300, SLOW);
-    await until(() => logged.lines().some((l) => /posting the diagnosis of case .* failed/.test(l.msg)), 20_000);
+    const failure = () => logged.lines().find((l) => /posting the diagnosis of case .* failed/.test(l.msg));
+    expect(await eventually(failure, (l) => l !== undefined)).toMatchObject({ err: { status: 500 } });
     const text = logged.text();
-    expect(logged.lines().find((l) => /posting the diagnosis/.test(l.msg))).toMatchObject({ err: { status: 500 } });
     expect(text).not.toContain(SECRET_TOKEN);
     const lines = paste.split('\n').map((l) => l.trim()).filter((l) => l.length >= 12);
     expect(lines.length).toBeGreaterThan(10);

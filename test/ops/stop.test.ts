@@ -13,11 +13,10 @@ import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
 import { BOT, callback, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, TOKEN, webhook, type Harness } from '../discord/harness.ts';
+import { eventually, SLOW } from './bots.ts';
 
 const KSAMPLER = onNvidia(sample('cf-0214').text);
 const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
-/** Other test files share the two cores, each with its bots and worker pool: the bot's answers may be slow to come. */
-const SLOW = { timeoutMs: 20_000 };
 
 /** A file server that holds each download until released: the bot's work on it stays in flight meanwhile. */
 async function heldFiles(body: string) {
@@ -57,14 +56,6 @@ function logLine(child: ChildProcess, msg: RegExp, timeoutMs = 20_000): Promise<
   });
 }
 
-const until = async (check: () => boolean, timeoutMs = 5000) => {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 let fake: FakeDiscord | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
@@ -98,7 +89,7 @@ describe('graceful stop', () => {
     // Her new log, as a file in the case thread: acknowledged, then held while the bot downloads it.
     const newLog = slash(h, { file: { name: 'after-step-2.log', body: newLogText }, channel: thread });
     await fake.waitFor(callback(newLog), SLOW);
-    await until(() => files.requested() === 1);
+    expect(await eventually(files.requested, (n) => n === 1)).toBe(1);
     const stopping = logLine(child, /^stopping/);
     const signalled = Date.now();
     child.kill('SIGTERM');
