@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager, type RESTGetAPIGatewayBotResult, type Shard } from 'discord.js';
 import { restDiscord, type DiscordOptions, type RunningDiscord } from '../adapters/discord/bot.ts';
+import { STOP_LIMIT_MS } from './bots.ts';
 import type { Config } from './config.ts';
 
 /** The shard process's entry: plain JavaScript, so it starts from the sources (through tsx) and from dist/ alike. */
@@ -22,8 +23,8 @@ export const API_OPTION = 'discord-api';
 const IDENTIFY_WINDOW_MS = 5_000;
 /** How long a shard has to connect before its start counts as failed. */
 const READY_TIMEOUT_MS = 60_000;
-/** How long a stopping shard has to finish what is in flight (its own graceful stop takes up to 10 s). */
-const SHARD_STOP_MS = 11_000;
+/** A shard still stopping when the manager's own time to stop is nearly up is killed; an orchestrator would kill both then anyway. */
+const SHARD_STOP_MS = STOP_LIMIT_MS - 1_000;
 
 export interface ShardsOptions extends Omit<DiscordOptions, 'admit'> {
   config: DiscordOptions['config'] & { shards: 'auto' | number };
