@@ -11,7 +11,7 @@ import { startOpsServer, type OpsServer } from '../ops/http.ts';
 import { instruments } from '../ops/instrument.ts';
 import { createLogger, eventLog, type Logger } from '../ops/log.ts';
 import { createMetrics, type Metrics } from '../ops/metrics.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openApp } from './context.ts';
 
 export interface RunningAdapter {
@@ -154,7 +154,13 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
     ...[...platforms].map(([name, p]): Check => ({ name, problem: () => (typeof p === 'string' ? p : p.problem?.()) })),
     storeCheck(app.db),
   ];
-  const ops = config.http && metrics ? await startOpsServer({ ...config.http, checks, registry: metrics.registry }) : undefined;
+  let ops: OpsServer | undefined;
+  try {
+    ops = config.http && metrics ? await startOpsServer({ ...config.http, checks, registry: metrics.registry }) : undefined;
+  } catch (e) {
+    app.close();
+    throw new ConfigError([`COMFYOOM_HTTP_PORT: cannot listen on ${config.http!.host}:${config.http!.port}: ${(e as Error).message}`]);
+  }
 
   const running = await startAll(
     starts.map(([name, start]) => [

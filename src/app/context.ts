@@ -26,9 +26,11 @@ export function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> 
   const kb = loadKb(kbDir());
   const db = openDb(resolve(config.db));
   const store = measure.store(new CaseStore(db));
-  // Workers start on the first screenshot, so the terminal mode pays nothing for OCR it never uses.
-  const ocr = new OcrPool();
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
+  // The bots' OCR workers start now, warm for the first screenshot; the terminal's at its first
+  // screenshot, so it pays nothing for OCR it never uses.
+  const ocr = new OcrPool(pool ? { prepare: pool.prepareForOcr } : {});
+  if (pool) void ocr.warm();
   const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}) });
   return {
     db,

@@ -40,23 +40,40 @@ function leaf(c: Extract<Condition, { fact: FactName }>, facts: Facts): Truth {
   return undefined;
 }
 
+/** Shared by every result that holds nothing (read, never changed). */
+const NONE: FactName[] = [];
+
 export function evaluate(c: Condition, facts: Facts): Evaluation {
   if ('fact' in c) {
     const truth = leaf(c, facts);
-    return { truth, held: truth === true ? [c.fact] : [] };
+    return { truth, held: truth === true ? [c.fact] : NONE };
   }
   if ('not' in c) {
     const inner = evaluate(c.not, facts);
-    return { truth: inner.truth === undefined ? undefined : !inner.truth, held: [] };
+    return { truth: inner.truth === undefined ? undefined : !inner.truth, held: NONE };
   }
-  const parts = ('all' in c ? c.all : c.any).map((x) => evaluate(x, facts));
   if ('all' in c) {
-    if (parts.some((p) => p.truth === false)) return { truth: false, held: [] };
+    let undecided = false;
+    const held: FactName[] = [];
+    for (const part of c.all) {
+      const p = evaluate(part, facts);
+      if (p.truth === false) return { truth: false, held: NONE };
+      if (p.truth === undefined) undecided = true;
+      held.push(...p.held);
+    }
     // Undecided: still report what held, so a near candidate can be told from an unrelated one.
-    if (parts.some((p) => p.truth === undefined)) return { truth: undefined, held: parts.flatMap((p) => p.held) };
-    return { truth: true, held: parts.flatMap((p) => p.held) };
+    return { truth: undecided ? undefined : true, held };
   }
-  const hits = parts.filter((p) => p.truth === true);
-  if (hits.length) return { truth: true, held: hits.flatMap((p) => p.held) };
-  return { truth: parts.some((p) => p.truth === undefined) ? undefined : false, held: [] };
+  let hit = false;
+  let undecided = false;
+  const held: FactName[] = [];
+  for (const part of c.any) {
+    const p = evaluate(part, facts);
+    if (p.truth === true) {
+      hit = true;
+      held.push(...p.held);
+    } else if (p.truth === undefined) undecided = true;
+  }
+  if (hit) return { truth: true, held };
+  return { truth: undecided ? undefined : false, held: NONE };
 }

@@ -40,14 +40,26 @@ export function gate(re: RegExp, minLength = 2): Gate {
 /** Every gate declared so far and its literals, for the test that each literal is in every line its pattern matches. */
 export const declaredGates = (): { re: RegExp; literals?: string[] }[] => declared.map((g) => ({ re: g.re, ...(g.literals ? { literals: g.literals.map((id) => literals[id]!) } : {}) }));
 
+/** The gates' literals so far, in order: an index that starts with them (and goes on with others) can serve GatedLines. */
+export const gateLiterals = (): readonly string[] => [...literals];
+
 /** One paste's lines and, for every gate, the lines where it may match. */
 export class GatedLines {
-  private readonly found: (number[] | undefined)[];
+  private readonly found: readonly (number[] | undefined)[];
   private joinedText?: string;
   private allLines?: number[];
 
-  constructor(readonly lines: readonly string[]) {
-    this.found = (index ??= new LiteralIndex(literals)).scan(lines);
+  /**
+   * `found`: the lines' scan by an index whose first `counted` literals are gateLiterals(), when
+   * the caller has one (so one pass serves more than the gates); a gate declared since is missing
+   * from it, and the lines are then scanned here.
+   */
+  constructor(
+    readonly lines: readonly string[],
+    found?: readonly (number[] | undefined)[],
+    counted = 0,
+  ) {
+    this.found = found && counted === literals.length ? found : (index ??= new LiteralIndex(literals)).scan(lines);
   }
 
   /** The lines where any of `gates` may match, ascending. */

@@ -47,12 +47,19 @@ function alternation(r: Reader): string[] | undefined {
   return branches.every((b) => b !== undefined) ? [...new Set(branches.flat() as string[])] : undefined;
 }
 
-/**
- * The best thing a sequence of atoms must hold: its longest run of literal characters, or a
- * group's alternatives when their shortest is longer. Conservatively: a class, an escape that is
- * not one fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
- */
+/** The best thing a sequence of atoms must hold: of the options it has, the one whose shortest literal is longest. */
 function sequence(r: Reader): string[] | undefined {
+  const options = sequenceOptions(r);
+  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
+  return options?.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+}
+
+/**
+ * Everything a sequence of atoms must hold, each a set of alternatives: its runs of literal
+ * characters, and groups of alternatives. Conservatively: a class, an escape that is not one
+ * fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
+ */
+function sequenceOptions(r: Reader): string[][] | undefined {
   const { source } = r;
   const options: string[][] = [];
   let run = '';
@@ -101,9 +108,7 @@ function sequence(r: Reader): string[] | undefined {
     if (group && required) options.push(group);
   }
   close();
-  const usable = options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
-  const shortest = (o: string[]) => Math.min(...o.map((l) => l.length));
-  return usable.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
+  return options.filter((o) => o.every((l) => l.length >= r.minLength && FOLDS_ALIKE.test(l)));
 }
 
 /**
@@ -117,7 +122,28 @@ export function requiredLiterals(source: string, minLength = 3): string[] | unde
   return r.at === source.length ? found : undefined;
 }
 
+/**
+ * For a pattern with no alternation at its top: every set of literals its matches hold one of
+ * (a line must hold one of each), or undefined.
+ */
+export function requiredLiteralSets(source: string, minLength = 3): string[][] | undefined {
+  const r: Reader = { source, at: 0, minLength };
+  const sets = sequenceOptions(r);
+  return r.at === source.length && sets?.length ? sets : undefined;
+}
+
 const ASCII = 128;
+
+/** Per UTF-16 code unit, what toLowerCase makes of it, learnt on first sight: 0 not yet known, -1 more than one unit, else the unit + 1. */
+const lowerUnits = new Int32Array(65536);
+function lowerUnit(code: number): number {
+  let known = lowerUnits[code]!;
+  if (known === 0) {
+    const lower = String.fromCharCode(code).toLowerCase();
+    known = lowerUnits[code] = lower.length === 1 ? lower.charCodeAt(0) + 1 : -1;
+  }
+  return known;
+}
 
 export class LiteralIndex {
   /** Row offset (see below) × column -> next state: the automaton with its failure links folded in. */
@@ -242,6 +268,12 @@ export class LiteralIndex {
         continue;
       }
       // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
+      const unit = lowerUnit(code);
+      if (unit > 0) {
+        s = next[(s >> 1) + this.column(unit - 1)]!;
+        if (s & 1) this.report(s >> 1, hit);
+        continue;
+      }
       const lower = String.fromCharCode(code).toLowerCase();
       for (let j = 0; j < lower.length; j++) {
         s = next[(s >> 1) + this.column(lower.charCodeAt(j))]!;

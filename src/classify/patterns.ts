@@ -5,7 +5,7 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
-import { LiteralIndex, requiredLiterals } from './literals.ts';
+import { LiteralIndex, requiredLiteralSets, requiredLiterals } from './literals.ts';
 
 export { requiredLiterals };
 
@@ -81,7 +81,8 @@ export function lineBound(source: string): boolean {
 export class PatternSet {
   /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
   private readonly each: (RE2 | undefined)[];
-  /** Every distinct literal of the patterns. */
+  /** Every distinct literal of the patterns, and an index of them. */
+  readonly distinct: readonly string[];
   private readonly index: LiteralIndex;
   /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
   private readonly literals: (number[] | undefined)[];
@@ -89,44 +90,63 @@ export class PatternSet {
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
   private readonly bound: boolean[];
+  /** For such a pattern, every set of literals a matching line holds one of (indexes into the index). */
+  private readonly allOf: (number[][] | undefined)[];
+  /** For each literal of the index, the patterns that need it. */
+  private readonly admits: number[][];
+  /** Patterns with no literal to look for: always run. */
+  private readonly unfiltered: number[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     const literals = sources.map((s) => requiredLiterals(s));
-    const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    const sets = sources.map((s) => (lineBound(s) ? requiredLiteralSets(s) : undefined));
+    const distinct = [...new Set([...literals.flatMap((l) => l ?? []), ...sets.flatMap((l) => l?.flat() ?? [])])];
+    this.distinct = distinct;
     this.index = new LiteralIndex(distinct);
     this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
+    this.allOf = sets.map((l) => l?.map((set) => set.map((x) => distinct.indexOf(x))));
+    this.admits = distinct.map((_, id) => this.literals.flatMap((l, i) => (l?.includes(id) ? [i] : [])));
+    this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
 
+  /** A pattern tried line by line needs no `g` (and so no lastIndex to reset); one run over the whole text does. */
   private compiled(i: number): RE2 {
-    return (this.each[i] ??= new RE2(this.sources[i]!, 'gimu'));
+    return (this.each[i] ??= new RE2(this.sources[i]!, this.bound[i] && this.literals[i] ? 'imu' : 'gimu'));
   }
 
   /**
    * For each pattern found in the lines, its index (into `sources`) and each line where a match
    * starts, patterns in order and each one's lines ascending. A plain literal needs no more
-   * than the one pass; a pattern that stays within a line goes to RE2 only for the lines that
+   * than the one pass (`found`: the lines where each of `distinct` is, when the caller's own pass
+   * found them); a pattern that stays within a line goes to RE2 only for the lines that
    * hold one of its literals; any other one over the whole text, once.
    */
-  *scan(lines: readonly string[]): Generator<{ pattern: number; line: number }> {
-    const found = this.index.scan(lines);
+  *scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): Generator<{ pattern: number; line: number }> {
+    const candidates = new Set(this.unfiltered);
+    found.forEach((at, id) => {
+      if (at) for (const i of this.admits[id]!) candidates.add(i);
+    });
     let text: Buffer | undefined;
     let starts: number[] | undefined;
-    for (let pattern = 0; pattern < this.sources.length; pattern++) {
+    for (const pattern of [...candidates].sort((a, b) => a - b)) {
       const ids = this.literals[pattern];
-      const at = ids && (ids.length === 1 ? found[ids[0]!] : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
-      if (ids && !at?.length) continue;
+      const at = ids && (ids.length === 1 ? found[ids[0]!]! : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
       if (this.plain[pattern]) {
         for (const line of at!) yield { pattern, line };
         continue;
       }
       const re = this.compiled(pattern);
       if (at && this.bound[pattern]) {
+        const allOf = this.allOf[pattern];
         for (const line of at) {
-          re.lastIndex = 0;
-          if (re.test(lines[line]!)) yield { pattern, line };
+          if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
+          // The line's bytes in the text, a view: RE2 copies a string it is given into UTF-8 each time.
+          text ??= Buffer.from(lines.join('\n'), 'utf8');
+          starts ??= lineStarts(lines);
+          if (re.test(text.subarray(starts[line]!, line + 1 < starts.length ? starts[line + 1]! - 1 : text.length))) yield { pattern, line };
         }
         continue;
       }

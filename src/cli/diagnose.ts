@@ -9,6 +9,7 @@ import { renderDiagnosis } from '../render/diagnosis-text.ts';
 import { redact, redactValues, redactValuesQuickly } from '../redact/redact.ts';
 import { decodeText } from '../ingest/decode.ts';
 import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS } from '../ingest/limits.ts';
+import type { Ocr } from '../ingest/ocr.ts';
 
 /** The JSON form of a diagnosis: what a script needs, without the kb texts. */
 export function diagnosisJson(d: Diagnosis, kb: Kb) {
@@ -42,31 +43,48 @@ export async function renderOne(text: string, classify: Classifier, kb: Kb, opts
   return opts.raw ? readable : redact(readable);
 }
 
-/** Reads JSONL `{id, text}` lines and writes one result line each; a bad line gets an error line, never a stop. */
-export async function runBatch(file: string, classify: Classifier, write: (line: string) => void, raw = false): Promise<number> {
+/**
+ * Reads JSONL `{id, text}` lines, or `{id, file}` naming a log or screenshot (read by one OCR pool
+ * for the whole batch), and writes one result line each; a bad line gets an error line, never a stop.
+ */
+export async function runBatch(file: string, classify: Classifier, write: (line: string) => void, raw = false, screenshots = screenshotReader()): Promise<number> {
   const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
   let failures = 0;
   let n = 0;
-  for await (const line of rl) {
-    n++;
-    if (!line.trim()) continue;
-    let item: { id?: unknown; text?: unknown };
-    try {
-      item = JSON.parse(line);
-    } catch {
-      failures++;
-      write(JSON.stringify({ id: null, line: n, error: 'not valid JSON' }));
-      continue;
+  try {
+    for await (const line of rl) {
+      n++;
+      if (!line.trim()) continue;
+      let item: { id?: unknown; text?: unknown; file?: unknown };
+      try {
+        item = JSON.parse(line);
+      } catch {
+        failures++;
+        write(JSON.stringify({ id: null, line: n, error: 'not valid JSON' }));
+        continue;
+      }
+      const id = typeof item?.id === 'string' || typeof item?.id === 'number' ? String(item.id) : null;
+      let text = item?.text;
+      if (id !== null && typeof text !== 'string' && typeof item.file === 'string' && item.file !== '-') {
+        try {
+          text = await readPasteOrScreenshot(item.file, screenshots);
+        } catch (e) {
+          failures++;
+          write(JSON.stringify({ id, line: n, error: (e as Error).message }));
+          continue;
+        }
+      }
+      if (id === null || typeof text !== 'string') {
+        failures++;
+        write(JSON.stringify({ id, line: n, error: 'each line needs a string "id" and a string "text" or "file"' }));
+        continue;
+      }
+      const d = classify(text);
+      const { evidence: _perFact, ...facts } = d.facts;
+      write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts: raw ? facts : redactValuesQuickly(facts) }));
     }
-    const id = typeof item?.id === 'string' || typeof item?.id === 'number' ? String(item.id) : null;
-    if (id === null || typeof item.text !== 'string') {
-      failures++;
-      write(JSON.stringify({ id, line: n, error: 'each line needs a string "id" and a string "text"' }));
-      continue;
-    }
-    const d = classify(item.text);
-    const { evidence: _perFact, ...facts } = d.facts;
-    write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts: raw ? facts : redactValuesQuickly(facts) }));
+  } finally {
+    await screenshots.close();
   }
   return failures;
 }
@@ -104,20 +122,69 @@ export function readPaste(file: string | undefined): string {
   return decoded.text;
 }
 
+/**
+ * Screenshots of one run read by one OCR pool, started at the first screenshot (a run of text logs
+ * loads no image or OCR code) and closed with `close`. `open` makes the pool (the tests count them).
+ */
+export function screenshotReader(open: () => Promise<Ocr> = async () => new (await import('../ingest/ocr.ts')).OcrPool()) {
+  let pool: Promise<Ocr> | undefined;
+  return {
+    async read(file: string): Promise<string> {
+      const image = readCapped(file, IMAGE_LIMITS.maxBytes);
+      const ocr = await (pool ??= open());
+      const prepared = await ocr.prepare(image);
+      if (!prepared.ok) throw new UserError(`${file}: ${prepared.reason.replace(/_/g, ' ')}`);
+      const read = await ocr.recognize(prepared);
+      process.stderr.write(`(read ${file} by OCR, confidence ${Math.round(read.confidence)}%)\n`);
+      return read.text;
+    },
+    async close(): Promise<void> {
+      if (pool) await (await pool).close();
+    },
+  };
+}
+
+export type ScreenshotReader = ReturnType<typeof screenshotReader>;
+
 /** A paste, or the text OCR reads from a screenshot (png/jpg/webp). */
-export async function readPasteOrScreenshot(file: string | undefined): Promise<string> {
+export async function readPasteOrScreenshot(file: string | undefined, screenshots: ScreenshotReader): Promise<string> {
   if (file === undefined || file === '-' || !IMAGE_FILE.test(file)) return readPaste(file);
-  // Image decoding and OCR load only for a screenshot: a text log starts without them.
-  const [{ prepareForOcr }, { OcrPool }] = await Promise.all([import('../ingest/image.ts'), import('../ingest/ocr.ts')]);
-  const prepared = await prepareForOcr(readCapped(file, IMAGE_LIMITS.maxBytes));
-  if (!prepared.ok) throw new UserError(`${file}: ${prepared.reason.replace(/_/g, ' ')}`);
-  const ocr = new OcrPool({ size: 1 });
+  return screenshots.read(file);
+}
+
+/**
+ * `comfyoom diagnose FILE...`: each file (or stdin) diagnosed on its own, under its name when there
+ * are several; screenshots read concurrently by one pool of as many workers as there are
+ * screenshots, up to the cores. Among several, a file that cannot be read is said on stderr and the
+ * others go on. Returns how many failed.
+ */
+export async function diagnoseFiles(
+  files: string[],
+  classify: Classifier,
+  kb: Kb,
+  opts: { json: boolean; lang?: Lang; raw?: boolean },
+  out: (text: string) => void,
+  screenshots = screenshotReader(async () => new (await import('../ingest/ocr.ts')).OcrPool({ size: files.filter((f) => IMAGE_FILE.test(f)).length })),
+): Promise<number> {
+  const named = files.length ? files : [undefined];
   try {
-    const read = await ocr.recognize(prepared.png);
-    process.stderr.write(`(read ${file} by OCR, confidence ${Math.round(read.confidence)}%)\n`);
-    return read.text;
+    const read = await Promise.all(
+      named.map((f) =>
+        readPasteOrScreenshot(f, screenshots).catch((e: unknown) => {
+          if (!(e instanceof UserError) || named.length === 1) throw e;
+          process.stderr.write(`${e.message}\n`);
+          return undefined;
+        }),
+      ),
+    );
+    const shown: { file: string; text: string }[] = [];
+    for (const [i, text] of read.entries()) if (text !== undefined) shown.push({ file: named[i] ?? '-', text: await renderOne(text, classify, kb, opts) });
+    if (named.length === 1) shown.forEach((s) => out(s.text));
+    else if (opts.json) out(JSON.stringify(shown.map((s) => ({ file: s.file, ...JSON.parse(s.text) })), null, 2));
+    else out(shown.map((s) => `== ${s.file} ==\n${s.text}`).join('\n\n'));
+    return read.filter((t) => t === undefined).length;
   } finally {
-    await ocr.close();
+    await screenshots.close();
   }
 }
 

@@ -13,8 +13,8 @@ import { kbDir as configuredKbDir, openKb } from '../kb/cache.ts';
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 
 Usage:
-  comfyoom diagnose [FILE|-] [--json] [--lang en|zh]   diagnose one paste or screenshot (stdin when no FILE)
-  comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} input line
+  comfyoom diagnose [FILE...] [--json] [--lang en|zh]  diagnose pastes or screenshots, each apart (stdin when no FILE)
+  comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} or {"id","file"} input line
       (what a diagnosis quotes from the paste is redacted like a stored paste; --raw shows it as it was)
   comfyoom kb lint [--with DRAFT]                      validate kb/ (file, field and reason per problem), with a draft moved in
   comfyoom kb draft FINGERPRINT [--out DIR] [--db PATH] [--platform P] [--server ID]
@@ -82,15 +82,14 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           options: { json: { type: 'boolean' }, lang: { type: 'string' }, batch: { type: 'string' }, raw: { type: 'boolean' } },
         });
         if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
-        const [kb, { createClassifier }, { readPasteOrScreenshot, renderOne, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
+        const [kb, { createClassifier }, { diagnoseFiles, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
           const failures = await runBatch(values.batch, classify, out, values.raw ?? false);
           return failures ? 1 : 0;
         }
-        const text = await readPasteOrScreenshot(positionals[0]);
-        out(await renderOne(text, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }));
-        return 0;
+        const failures = await diagnoseFiles(positionals, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }, out);
+        return failures ? 1 : 0;
       }
       case 'start':
       case 'chat': {
@@ -104,7 +103,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         dbPath = resolve(config.db);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');
-          return runBots(config);
+          return await runBots(config);
         }
         const [{ readPaste }, { openApp }] = await Promise.all([import('./diagnose.ts'), import('../app/context.ts')]);
         const initialPaste = command === 'chat' && positionals[0] !== undefined ? readPaste(positionals[0]) : undefined;

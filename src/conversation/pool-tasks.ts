@@ -5,6 +5,7 @@ import { createClassifier } from '../classify/classify.ts';
 import { loadKb } from '../kb/load.ts';
 import { wipe as wipeDb } from '../store/cases.ts';
 import { openDb } from '../store/db.ts';
+import type { Prepared } from '../ingest/image.ts';
 import type { WireDiagnosis } from './pool.ts';
 
 export { factsForStorage as storedFacts, storedPaste } from './storable.ts';
@@ -18,6 +19,11 @@ const classifier = createClassifier(loadKb((workerData as { kbDir: string }).kbD
 export function classify(text: string): WireDiagnosis {
   const d = classifier(text);
   return { ...d, entry: d.entry.id };
+}
+
+/** A screenshot decoded, scaled and measured for OCR (image.ts): seconds of pixel loops for a large image. */
+export async function prepareForOcr(image: Uint8Array): Promise<Prepared> {
+  return (await import('../ingest/image.ts')).prepareForOcr(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
 }
 
 /** A connection of the worker's own: the event loop's stays free to read, and its writes wait without blocking it (see Engine.writable). */

@@ -12,4 +12,4 @@ else {
   tasks = await import('./pool-tasks.ts');
 }
 
-export const { classify, storedPaste, storedFacts, wipe } = tasks;
+export const { classify, storedPaste, storedFacts, wipe, prepareForOcr } = tasks;

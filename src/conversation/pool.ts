@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Diagnosis } from '../classify/classify.ts';
 import type { Facts } from '../classify/facts/types.ts';
+import type { Prepared } from '../ingest/image.ts';
 import type { Kb } from '../kb/load.ts';
 import type { Work } from './engine.ts';
 
@@ -57,6 +58,9 @@ export class WorkPool implements Work {
   readonly storedPaste = (text: string): Promise<string> => this.piscina.run(text, { name: 'storedPaste' });
 
   readonly storedFacts = (facts: Facts): Promise<Facts> => this.piscina.run(facts, { name: 'storedFacts' });
+
+  /** For the OCR pool (ocr.ts): the image's pixels are worked on here, not on the event loop. */
+  readonly prepareForOcr = (image: Buffer): Promise<Prepared> => this.piscina.run(image, { name: 'prepareForOcr' });
 
   readonly wipe = async (file: string): Promise<void> => {
     await this.piscina.run(file, { name: 'wipe' });

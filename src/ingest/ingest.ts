@@ -1,7 +1,6 @@
 // Gathers the text to diagnose from a message: its own text plus attached logs. Each file is
 // checked against the limits before it is read, and every refusal is reported, never thrown.
 import { decodeText } from './decode.ts';
-import { prepareForOcr } from './image.ts';
 import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS, TEXT_FILE } from './limits.ts';
 import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
 
@@ -42,10 +41,10 @@ export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
 
 async function readImage(a: Attachment, ocr: Ocr): Promise<OcrResult | IngestProblem['kind']> {
   const buf = await a.read();
-  const prepared = await prepareForOcr(buf);
+  const prepared = await ocr.prepare(buf);
   if (!prepared.ok) return prepared.reason === 'not_an_image' ? 'unsupported' : prepared.reason;
   try {
-    return await ocr.recognize(prepared.png);
+    return await ocr.recognize(prepared);
   } catch (e) {
     return e instanceof OcrTimeout ? 'ocr_timeout' : 'ocr_failed';
   }

@@ -36,7 +36,7 @@ const timedWork = (w: Work, h: Histogram): Work => ({
   wipe: (file) => w.wipe(file),
 });
 
-const timedOcr = (o: Ocr, h: Histogram): Ocr => ({ recognize: (png) => timed(h, () => o.recognize(png)), close: () => o.close() });
+const timedOcr = (o: Ocr, h: Histogram): Ocr => ({ prepare: (image) => o.prepare(image), recognize: (png) => timed(h, () => o.recognize(png)), close: () => o.close() });
 
 type Writes = { [K in 'create' | 'append']: (args: Parameters<CaseStore[K]>, result: ReturnType<CaseStore[K]>) => void };
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LiteralIndex, requiredLiterals } from '../../src/classify/literals.ts';
+import { LiteralIndex, requiredLiteralSets, requiredLiterals } from '../../src/classify/literals.ts';
 import { declaredGates } from '../../src/classify/gates.ts';
 import { normalize } from '../../src/classify/normalize.ts';
 // Importing the classifier declares every reader's gates.
 import '../../src/classify/classify.ts';
 import { corpus } from '../helpers/corpus.ts';
+import { kb } from '../helpers/kb.ts';
 
 describe('many literals found in one pass', () => {
   it('finds each literal on every line that holds it, overlaps and case included', () => {
@@ -29,15 +30,33 @@ describe('the literals a pattern needs, read through groups', () => {
     expect(found === undefined ? undefined : [...found].sort()).toEqual(literals.sort());
   });
 
+  it('reads every literal a pattern without alternation at its top needs', () => {
+    expect(requiredLiteralSets('cuda[ \\t]{0,2}out[ \\t]{0,2}of memory')).toEqual([['cuda'], ['out'], ['of memory']]);
+    expect(requiredLiteralSets('a|bcd')).toBeUndefined();
+  });
+
   it.each(['x(?=abc)', '(?:ab)?c', 'a(?:bc|d)e', '\\x41\\u0042C'])('%s needs nothing of two characters it could tell', (pattern) => {
     expect(requiredLiterals(pattern, 2)).toBeUndefined();
   });
 });
 
-describe("the readers' gates", () => {
-  // Pastes as users send them, and in the shapes a reader must not be fooled by.
-  const lines = corpus.flatMap((s) => [s.text, s.text.toUpperCase(), s.text.replace(/\n/g, ' ')].flatMap((t) => normalize(t).lines));
+// Pastes as users send them, and in the shapes a reader must not be fooled by.
+const lines = corpus.flatMap((s) => [s.text, s.text.toUpperCase(), s.text.replace(/\n/g, ' ')].flatMap((t) => normalize(t).lines));
 
+describe('the literals each kb pattern needs all of', () => {
+  it('are on every corpus line the pattern matches', () => {
+    const misses: string[] = [];
+    for (const p of kb.signatures.flatMap((s) => s.patterns)) {
+      const sets = requiredLiteralSets(p);
+      if (!sets) continue;
+      const re = new RegExp(p, 'iu');
+      for (const l of lines) if (re.test(l) && !sets.every((set) => set.some((x) => l.toLowerCase().includes(x)))) misses.push(`${p} :: ${l.slice(0, 80)}`);
+    }
+    expect(misses).toEqual([]);
+  });
+});
+
+describe("the readers' gates", () => {
   it('hold a literal of every line their pattern matches (the shortcut never hides a match)', () => {
     const gates = declaredGates();
     expect(gates.filter((g) => g.literals).length).toBeGreaterThan(40);

@@ -1,16 +1,21 @@
 // Renders a paste as a screenshot the way users post them, for OCR tests. One renderer; the style
 // says the font, colours, wrap width, chrome and file format, so a console, a Discord code block,
 // a phone chat and ComfyUI's error dialog differ only in data. Deterministic: fonts come from the
-// dejavu-fonts-ttf package, never from the system. DejaVu has no Han glyphs, so the few Chinese
-// pastes render their Chinese as boxes; a CJK font package would be 35 MB or more.
+// dejavu-fonts-ttf package, never from the system. DejaVu has no Han glyphs: Chinese falls back to
+// Noto Sans SC (installed for the stats chart), as a console or browser falls back to a CJK font.
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-const fonts = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const require = createRequire(import.meta.url);
+const fonts = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 GlobalFonts.registerFromPath(join(fonts, 'DejaVuSansMono.ttf'), 'ShotMono');
 GlobalFonts.registerFromPath(join(fonts, 'DejaVuSans.ttf'), 'ShotSans');
 GlobalFonts.registerFromPath(join(fonts, 'DejaVuSans-Bold.ttf'), 'ShotSansBold');
+// The font comes in slices by code point; one family over all of them.
+const han = join(dirname(require.resolve('@fontsource-variable/noto-sans-sc/package.json')), 'files');
+for (const f of readdirSync(han).filter((n) => n.endsWith('.woff2'))) GlobalFonts.registerFromPath(join(han, f), 'ShotHan');
 
 export interface ShotStyle {
   /** How accuracy is reported. */
@@ -167,21 +172,25 @@ export interface Layout {
   shown: string;
 }
 
-const fontOf = (style: ShotStyle, bold = false, size = style.size) => `${size}px ${bold ? 'ShotSansBold' : style.font === 'mono' ? 'ShotMono' : 'ShotSans'}`;
+/** Text Noto Sans SC may have to draw; other text names DejaVu alone, since a fallback family makes measuring ten times slower. */
+const WIDE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+const fontOf = (style: ShotStyle, text: string, bold = false, size = style.size) =>
+  `${size}px ${bold ? 'ShotSansBold' : style.font === 'mono' ? 'ShotMono' : 'ShotSans'}${WIDE.test(text) ? ', ShotHan' : ''}`;
 
 /** Where every line lands on the screen, without drawing it. */
 export function layoutScreenshot(text: string, style: ShotStyle): Layout {
   const g = createCanvas(1, 1).getContext('2d');
-  const measure = (s: string) => g.measureText(s).width;
+  const measure = (s: string, bold = false, size = style.size) => {
+    g.font = fontOf(style, s, bold, size);
+    return g.measureText(s).width;
+  };
   const { title, lines: source } = style.dialog ? dialogLines(text) : { title: undefined, lines: text.split('\n') };
   const pad = Math.round(style.size * 0.8);
   const margin = style.colours.panel === style.colours.page ? 0 : pad;
   const headerHeight = style.header ? Math.round(style.size * 2.4) : 0;
   const line = (t: string, x: number, baseline: number, colour: string, bold = false, size = style.size): ShotLine => {
-    const font = fontOf(style, bold, size);
-    g.font = font;
-    const left = x + measure(t.slice(0, t.length - t.trimStart().length));
-    return { text: t, x, baseline, font, colour, left, right: x + measure(t.trimEnd()), top: baseline - 0.75 * size, bottom: baseline + 0.2 * size };
+    const left = x + measure(t.slice(0, t.length - t.trimStart().length), bold, size);
+    return { text: t, x, baseline, font: fontOf(style, t, bold, size), colour, left, right: x + measure(t.trimEnd(), bold, size), top: baseline - 0.75 * size, bottom: baseline + 0.2 * size };
   };
   const lines: ShotLine[] = [];
   if (style.header) lines.push(line(style.header.text, pad, headerHeight * 0.65, style.header.colour, true, Math.round(style.size * 0.9)));
@@ -191,7 +200,6 @@ export function layoutScreenshot(text: string, style: ShotStyle): Layout {
     lines.push(line(title, x, y + style.size * 1.45, style.colours.text, true, Math.round(style.size * 1.3)));
     y += Math.round(style.size * 2.2);
   }
-  g.font = fontOf(style);
   // Whole pasted lines from the end, as many as fit on screen.
   const wrapped = source.map((l) => wrapLine(l.replace(/\t/g, '    '), style.wrapWidth, style.wrap, measure));
   let first = wrapped.length;

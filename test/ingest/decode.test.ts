@@ -63,7 +63,7 @@ describe('screenshots before OCR', () => {
     const prepared = await prepareForOcr(tall);
     expect(prepared.ok).toBe(true);
     if (!prepared.ok) return;
-    const out = imageSize(prepared.png)!;
+    const out = prepared.page;
     expect(out.width * out.height).toBeLessThanOrEqual(IMAGE_LIMITS.maxOcrPixels * 1.01);
     expect(prepared.scale).toBeLessThan(1);
   });

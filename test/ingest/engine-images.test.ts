@@ -2,19 +2,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Engine, type Origin } from '../../src/conversation/engine.ts';
 import type { Message } from '../../src/conversation/render.ts';
 import type { Attachment } from '../../src/ingest/ingest.ts';
-import { OcrPool } from '../../src/ingest/ocr.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
+import { ocr } from '../helpers/ocr.ts';
 import { consoleStyle, renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
-const ocr = new OcrPool();
-afterAll(() => ocr.close());
 const user: Origin = { platform: 'discord', channel: 'c', user: 'u1' };
 const file = (name: string, data: Buffer, contentType?: string): Attachment => ({ name, size: data.length, ...(contentType ? { contentType } : {}), read: async () => data });
 const text = (m: Message[]) => m.flatMap((x) => x.blocks.map((b) => b.text)).join('\n');

@@ -1,23 +1,21 @@
 // Screenshots of real pastes in every style the renderer has (consoles light at 100% and dark at
 // 150%, a dark Discord code block as JPEG, a light phone chat in a proportional font cut mid-word
 // as JPEG, a Windows console, ComfyUI's error dialog), read through the real ingest path
-// (preparation, one shared OCR pool, rebuilt lines) and classified. A fixed number of strictly
+// (preparation, the screenshot tests' OCR pool, rebuilt lines) and classified. A fixed number of strictly
 // labelled samples, spread over the corpus and rotated through the styles, keeps the run the same
 // length however the corpus grows. OCR is judged against the classification of the text the
 // screenshot shows (the classifier changes under this test; OCR should not change its answer), and
 // the label is reported beside it.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OCR_GATE } from '../../src/conversation/engine.ts';
 import { ingest } from '../../src/ingest/ingest.ts';
-import { OcrPool } from '../../src/ingest/ocr.ts';
 import { classify } from '../helpers/kb.ts';
+import { ocr as pool } from '../helpers/ocr.ts';
 import { strict } from '../helpers/corpus.ts';
 import { consoleStyle, renderScreenshot, STYLES, type ShotStyle } from '../helpers/screenshot.ts';
 
 const SAMPLES = 108;
 const styles: ShotStyle[] = Object.values(STYLES);
-const pool = new OcrPool();
-afterAll(() => pool.close());
 
 async function read(image: Buffer, name: string) {
   const got = await ingest({ attachments: [{ name, read: async () => image }] }, pool);

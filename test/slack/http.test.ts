@@ -3,6 +3,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { prepareForOcr } from '../../src/ingest/image.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeSlack, type ApiCall, type FakeSlack } from './fake-slack.ts';
 import {
@@ -383,7 +384,7 @@ describe('Slack over HTTP', () => {
     await settle();
     await bot.stop();
     const seen: number[] = [];
-    bot = await startBot(fake, { ocr: { recognize: async (b) => (seen.push(b.length), { text: onNvidia(sample('cf-0214').text), confidence: 93, ms: 1 }), close: async () => undefined } });
+    bot = await startBot(fake, { ocr: { prepare: prepareForOcr, recognize: async (b) => (seen.push(b.grey.length), { text: onNvidia(sample('cf-0214').text), confidence: 93, ms: 1 }), close: async () => undefined } });
     await post(bot, mention(), 'json');
     const diagnosis = await nthPost(1);
     expect(headerOf(diagnosis)).toMatch(/sampling/i);

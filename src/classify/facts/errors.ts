@@ -21,11 +21,12 @@ export interface CompiledSignatures {
   set: PatternSet;
   /** For each pattern of the set, the index of its signature. */
   owner: number[];
+  byId: Map<string, Signature>;
 }
 
 export function compileSignatures(signatures: Signature[]): CompiledSignatures {
   const owner = signatures.flatMap((sig, i) => sig.patterns.map(() => i));
-  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner };
+  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner, byId: new Map(signatures.map((s) => [s.id, s])) };
 }
 
 /** A line that states the failure, with how directly it does so (lower rank = more direct). */
@@ -91,18 +92,19 @@ function startOfLastBlock(hitLines: number[], paste: GatedLines): number {
   return sorted[i]!;
 }
 
-export function readErrors(paste: GatedLines, compiled: CompiledSignatures): ErrorFacts {
+/** `literalLines`: where the set's literals are in the lines, when the caller's pass found them. */
+export function readErrors(paste: GatedLines, compiled: CompiledSignatures, literalLines?: readonly (number[] | undefined)[]): ErrorFacts {
   const { lines } = paste;
   /** Lines where each signature matched, in order. */
   const hits = new Map<string, number[]>();
-  for (const { pattern, line } of compiled.set.scan(lines)) {
+  for (const { pattern, line } of compiled.set.scan(lines, literalLines)) {
     const id = compiled.signatures[compiled.owner[pattern]!]!.id;
     const list = hits.get(id) ?? [];
     if (!list.includes(line)) list.push(line);
     hits.set(id, list);
   }
   for (const list of hits.values()) list.sort((a, b) => a - b);
-  const byId = new Map(compiled.signatures.map((s) => [s.id, s]));
+  const { byId } = compiled;
   const found = compiled.signatures.map((s) => s.id).filter((id) => hits.has(id));
   const candidates = errorLines(paste).sort((a, b) => a.rank - b.rank || a.line - b.line);
 

@@ -1,7 +1,8 @@
 // Facts first, then rules: this module reads everything a paste says about the failure and the
 // machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
 import type { Kb } from '../../kb/load.ts';
-import { GatedLines } from '../gates.ts';
+import { GatedLines, gateLiterals } from '../gates.ts';
+import { LiteralIndex } from '../literals.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
@@ -17,13 +18,23 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
+  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all. */
+  literals: LiteralIndex;
+  gateCount: number;
+  signatureCount: number;
 }
 
 export function compileReader(kb: Kb): FactReader {
+  const signatures = compileSignatures(kb.signatures);
+  const stages = compileStages(kb.stages);
+  const gates = gateLiterals();
   return {
-    signatures: compileSignatures(kb.signatures),
-    stages: compileStages(kb.stages),
+    signatures,
+    stages,
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
+    literals: new LiteralIndex([...gates, ...signatures.set.distinct, ...stages.events.runs]),
+    gateCount: gates.length,
+    signatureCount: signatures.set.distinct.length,
   };
 }
 
@@ -45,10 +56,12 @@ function platformOom(backend: Facts['backend']): OomKind {
 
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
-  const text = new GatedLines(lines);
-  const errors = readErrors(text, reader.signatures);
+  const found = reader.literals.scan(lines);
+  const text = new GatedLines(lines, found, reader.gateCount);
+  const afterSignatures = reader.gateCount + reader.signatureCount;
+  const errors = readErrors(text, reader.signatures, found.slice(reader.gateCount, afterSignatures));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines);
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found.slice(afterSignatures));
   const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 

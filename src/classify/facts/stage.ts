@@ -18,14 +18,11 @@ interface NodeGlob {
   literal: number;
 }
 
-interface CompiledStage {
-  stage: Stage;
-  nodes: NodeGlob[];
-  models: ((lowerName: string) => boolean)[];
-}
-
 export interface CompiledStages {
-  stages: CompiledStage[];
+  /** Node and model name globs per stage, looked up through the longest piece between their stars. */
+  nodes: HintLists;
+  models: HintLists;
+  globs: Map<string, NodeGlob>;
   frames: HintLists;
   phrases: HintLists;
   events: HintLists;
@@ -40,6 +37,8 @@ const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
  * text for all those runs (literals.ts) tells which few hints are worth a closer look.
  */
 class HintLists {
+  /** The runs looked for, in the order a caller's own pass over the lines reports them. */
+  readonly runs: readonly string[];
   private readonly index: LiteralIndex;
   private readonly stages: Stage[];
   /** Per run (by index), the hints holding it and the index of each one's stage. */
@@ -63,23 +62,32 @@ class HintLists {
         (this.byRun[runs.indexOf(run)] ??= []).push({ stage, hint });
       }
     });
+    this.runs = runs;
     this.index = new LiteralIndex(runs);
+  }
+
+  /** The hints that may be in `text` (its run is), in kb order of their stages. */
+  hintsIn(text: string): { stage: Stage; hint: string }[] {
+    const runs = this.index.find(text);
+    if (!runs.length && !this.always.length) return [];
+    const maybe = [...this.always, ...runs.flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    return maybe.map((m) => ({ stage: this.stages[m.stage]!, hint: m.hint }));
   }
 
   /** The stages, in kb order, with a hint that `holds` in `text` (`holds` is asked only of hints that may). */
   *stagesIn(text: string, holds: (hint: string) => boolean): Generator<Stage> {
-    const maybe = [...this.always, ...this.index.find(text).flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
+    const maybe = this.hintsIn(text);
     for (let k = 0; k < maybe.length; k++) {
       const stage = maybe[k]!.stage;
       if (k > 0 && maybe[k - 1]!.stage === stage) continue;
-      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield this.stages[stage]!;
+      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield stage;
     }
   }
 
   /** The lines that may hold a hint, ascending. */
-  linesOf(lines: readonly string[]): number[] {
+  linesOf(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): number[] {
     if (this.always.length) return lines.map((_, i) => i);
-    return [...new Set(this.index.scan(lines).flatMap((at) => at ?? []))].sort((a, b) => a - b);
+    return [...new Set(found.flatMap((at) => at ?? []))].sort((a, b) => a - b);
   }
 
   /** The first stage, in kb order, with a hint that `holds` in `text`. */
@@ -121,12 +129,13 @@ function glob(pattern: string): (lowerName: string) => boolean {
 
 export function compileStages(hints: StageHints): CompiledStages {
   const lists = (kind: 'frames' | 'phrases' | 'events') => hints.stages.map((s) => ({ stage: s.stage as Stage, hints: s[kind].map(fold) }));
+  const globLists = (kind: 'nodes' | 'models') => hints.stages.map((s) => ({ stage: s.stage as Stage, hints: s[kind] }));
+  const pieces = (pattern: string) => pattern.toLowerCase().replace(/\*/g, ' ');
+  const globs = new Map(hints.stages.flatMap((s) => [...s.nodes, ...s.models]).map((n) => [n, { test: glob(n), literal: n.replace(/\*/g, '').length }]));
   return {
-    stages: hints.stages.map((s) => ({
-      stage: s.stage as Stage,
-      nodes: s.nodes.map((n) => ({ test: glob(n), literal: n.replace(/\*/g, '').length })),
-      models: s.models.map(glob),
-    })),
+    nodes: new HintLists(globLists('nodes'), pieces),
+    models: new HintLists(globLists('models'), pieces),
+    globs,
     // `fn:decode*` and `path:vae` name what they look for after their prefix.
     frames: new HintLists(lists('frames'), (hint) => hint.replace(/^(?:fn|path):/, '').replace(/\*$/, '')),
     phrases: new HintLists(lists('phrases')),
@@ -142,8 +151,9 @@ export function compileStages(hints: StageHints): CompiledStages {
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   let best: { stage: Stage; literal: number } | undefined;
   const lower = node.toLowerCase();
-  for (const s of compiled.stages) {
-    for (const n of s.nodes) if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage: s.stage, literal: n.literal };
+  for (const { stage, hint } of compiled.nodes.hintsIn(lower)) {
+    const n = compiled.globs.get(hint)!;
+    if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage, literal: n.literal };
   }
   return best?.stage;
 }
@@ -359,7 +369,7 @@ function blockStart(text: GatedLines, errorLine: number): number {
 
 const stageOfModel = (model: string, compiled: CompiledStages) => {
   const lower = model.toLowerCase();
-  return compiled.stages.find((s) => s.models.some((matches) => matches(lower)))?.stage;
+  return compiled.models.firstIn(lower, (pattern) => compiled.globs.get(pattern)!.test(lower));
 };
 const stageOfEvent = (text: string, compiled: CompiledStages) => {
   let folded: string | undefined;
@@ -370,11 +380,11 @@ const stageOfEvent = (text: string, compiled: CompiledStages) => {
  * The last thing the run started before the error: a model ComfyUI was asked to load, a loader
  * announcing itself, or a progress bar (sampling, unless its label says loading or decoding).
  */
-function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages): { stage: Stage; line: number; strength: number } | undefined {
+function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, eventRuns?: readonly (number[] | undefined)[]): { stage: Stage; line: number; strength: number } | undefined {
   let last: { stage: Stage; line: number; strength: number } | undefined;
   let requestedUnknown = false;
   // Only lines that may start something can change the answer.
-  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines)])].sort((a, b) => a - b);
+  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, eventRuns)])].sort((a, b) => a - b);
   for (const i of visit) {
     if (i >= end) break;
     const text = paste.lines[i]!;
@@ -403,7 +413,8 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages): 
   return last;
 }
 
-export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = []): StageFacts {
+/** `eventRuns`: where each of `compiled.events.runs` is in the lines, when the caller's pass found them. */
+export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], eventRuns?: readonly (number[] | undefined)[]): StageFacts {
   const { lines } = text;
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
@@ -452,7 +463,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     }
   }
 
-  const started = lastStarted(text, errorLine ?? lines.length, compiled);
+  const started = lastStarted(text, errorLine ?? lines.length, compiled, eventRuns);
   if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }
