@@ -87,7 +87,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     ...(opts.guilds ?? []).flatMap((g) => g.channels.map((c): [string, ApiChannel] => [c.id, { guild_id: g.id, ...c }])),
   ]);
   const messages = new Map<string, ApiMessage>();
-  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string; at: number; acked: boolean; answered?: boolean }>();
+  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string; at: number; acked: boolean; answer?: any }>();
   const ackWindowMs = opts.ackWindowMs ?? 3000;
   const limits = opts.limits ?? { route: 50, global: 50, windowMs: 1000 };
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -216,7 +216,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
       if (Date.now() - it.at > ackWindowMs) return notFound(10062);
       it.acked = true;
       // 4 reply, 7 update: the user sees an answer at once; 5 and 6 defer it.
-      if (body.type === 4 || body.type === 7) it.answered = true;
+      if (body.type === 4 || body.type === 7) it.answer = body.data ?? {};
       const data = body?.data;
       // 4 reply, 5 deferred reply: the reply becomes the interaction's original message.
       if (body.type === 4 || body.type === 5) it.original = storeMessage(it.channel_id, data ?? {}).id;
@@ -231,7 +231,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
       // An interaction's webhook exists once the interaction is acknowledged.
       if (!it?.acked) return notFound(10015);
       const target = m[3] === '@original' ? it.original : m[3];
-      if (method === 'POST' || method === 'PATCH') it.answered = true;
+      if (method === 'POST' || method === 'PATCH') it.answer = body ?? {};
       if (!m[3] && method === 'POST') return ok(storeMessage(it.channel_id, body, { webhook_id: opts.botId, application_id: opts.botId }));
       if (!target) return notFound(10008);
       if (method === 'PATCH') return editMessage(target, body) ? ok(messages.get(target)) : notFound(10008);
@@ -432,10 +432,10 @@ export async function startFakeDiscord(opts: FakeOptions) {
       if (!delivered) lost.push(payload.token);
       return delivered;
     },
-    /** Whether an interaction was acknowledged, and whether the user has seen an answer to it (more than "thinking…"). */
-    interaction(token: string): { acked: boolean; answered: boolean } {
+    /** Whether an interaction was acknowledged, and the last answer the user saw to it (more than "thinking…"), if any. */
+    interaction(token: string): { acked: boolean; answer?: { content?: string; embeds?: { title?: string; description?: string }[] } } {
       const it = interactions.get(token);
-      return { acked: it?.acked ?? false, answered: it?.answered ?? false };
+      return { acked: it?.acked ?? false, ...(it?.answer ? { answer: it.answer } : {}) };
     },
     dispatch,
     /** Resolves with the first call (from index `from` on) that matches. */
