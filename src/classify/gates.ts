@@ -1,19 +1,17 @@
 // The project's own per-line patterns, each with the literals one of which every match holds:
 // one pass over a paste (literals.ts) finds the lines where each pattern can match at all, and a
 // pattern runs on those lines only. Most patterns look for something most pastes never say.
-import { LiteralIndex, requiredLiterals } from './literals.ts';
+import { requiredLiterals } from './literals.ts';
 
-/** A pattern, and the ids of its literals (none: it may match any line). */
+/** A pattern, and the ids of its literals (none: it may match any line; read when an index is first built). */
 export interface Gate {
   readonly re: RegExp;
-  readonly literals?: readonly number[];
+  literals?: readonly number[];
 }
 
 const literals: string[] = [];
 const ids = new Map<string, number>();
-const declared: Gate[] = [];
-/** Built at the first paste, after every module has declared its gates (and again after a late one). */
-let index: LiteralIndex | undefined;
+const declared: { gate: Gate; minLength: number }[] = [];
 
 /**
  * `re` with the literals read from its own source; declare gates once, at module level. Two
@@ -21,55 +19,72 @@ let index: LiteralIndex | undefined;
  * pattern whose only fixed text is a character (`%`) may take literals of one.
  */
 export function gate(re: RegExp, minLength = 2): Gate {
-  const needed = requiredLiterals(re.source, minLength);
-  index = undefined;
-  const g: Gate = needed
-    ? {
-        re,
-        literals: needed.map((l) => {
-          let id = ids.get(l);
-          if (id === undefined) ids.set(l, (id = literals.push(l) - 1));
-          return id;
-        }),
-      }
-    : { re };
-  declared.push(g);
+  const g: Gate = { re };
+  declared.push({ gate: g, minLength });
+  // Read at once only once an index has asked for the gates' literals; otherwise when one does.
+  if (asked) readLiterals();
   return g;
 }
 
+/** How many declared gates have had their literals read, and whether an index has asked for them. */
+let read = 0;
+let asked = false;
+function readLiterals(): void {
+  for (; read < declared.length; read++) {
+    const { gate: g, minLength } = declared[read]!;
+    const needed = requiredLiterals(g.re.source, minLength);
+    if (!needed) continue;
+    g.literals = needed.map((l) => {
+      let id = ids.get(l);
+      if (id === undefined) ids.set(l, (id = literals.push(l) - 1));
+      return id;
+    });
+  }
+}
+
 /** Every gate declared so far and its literals, for the test that each literal is in every line its pattern matches. */
-export const declaredGates = (): { re: RegExp; literals?: string[] }[] => declared.map((g) => ({ re: g.re, ...(g.literals ? { literals: g.literals.map((id) => literals[id]!) } : {}) }));
+export function declaredGates(): { re: RegExp; literals?: string[] }[] {
+  readLiterals();
+  return declared.map(({ gate: g }) => ({ re: g.re, ...(g.literals ? { literals: g.literals.map((id) => literals[id]!) } : {}) }));
+}
 
 /** The gates' literals so far, in order: an index that starts with them (and goes on with others) can serve GatedLines. */
-export const gateLiterals = (): readonly string[] => [...literals];
+export function gateLiterals(): readonly string[] {
+  asked = true;
+  readLiterals();
+  return [...literals];
+}
 
 /** One paste's lines and, for every gate, the lines where it may match. */
 export class GatedLines {
-  private readonly found: readonly (number[] | undefined)[];
+  /** Where each gate literal is; undefined: not looked for, so every line may match any gate. */
+  private readonly found?: readonly (number[] | undefined)[];
   private joinedText?: string;
   private allLines?: number[];
 
   /**
    * `found`: the lines' scan by an index whose first `counted` literals are gateLiterals(), when
-   * the caller has one (so one pass serves more than the gates); a gate declared since is missing
-   * from it, and the lines are then scanned here.
+   * the caller has one (one pass serves more than the gates). Without it, or with a gate declared
+   * since, every line is looked at.
    */
   constructor(
     readonly lines: readonly string[],
     found?: readonly (number[] | undefined)[],
     counted = 0,
   ) {
-    this.found = found && counted === literals.length ? found : (index ??= new LiteralIndex(literals)).scan(lines);
+    if (found && counted === literals.length) this.found = found;
   }
 
   /** The lines where any of `gates` may match, ascending. */
   linesOf(gates: readonly Gate[]): readonly number[] {
     let one: number[] | undefined;
     let many: number[] | undefined;
+    const found = this.found;
+    if (!found) return this.every;
     for (const g of gates) {
       if (!g.literals) return this.every;
       for (const id of g.literals) {
-        const at = this.found[id];
+        const at = found[id];
         if (!at) continue;
         if (!one) one = at;
         else (many ??= [...one]).push(...at);
@@ -85,7 +100,8 @@ export class GatedLines {
 
   /** Whether `g` may match somewhere in the paste. */
   anywhere(g: Gate): boolean {
-    return !g.literals || g.literals.some((id) => this.found[id] !== undefined);
+    const found = this.found;
+    return !found || !g.literals || g.literals.some((id) => found[id] !== undefined);
   }
 
   /** The lines as one text. */

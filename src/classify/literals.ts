@@ -12,8 +12,9 @@ const FOLDS_ALIKE = /^[\x20-\x7e\t\u0400-\u04ff\u3000-\u9fff\uac00-\ud7af\uff00-
 
 /** How many characters after `\\x`, `\\u`, `\\c`, `\\p`, `\\k` (at `at`) belong to the escape. */
 function escapeArgumentLength(source: string, at: number): number {
-  const e = source[at];
-  const rest = source.slice(at + 1);
+  const e = source[at]!;
+  if (!'xucpPk'.includes(e)) return 0;
+  const rest = source.slice(at + 1, at + 64);
   if (e === 'x') return /^[0-9a-f]{2}/i.test(rest) ? 2 : 0;
   if (e === 'u') return /^\{[0-9a-f]{1,6}\}/i.exec(rest)?.[0].length ?? (/^[0-9a-f]{4}/i.test(rest) ? 4 : 0);
   if (e === 'c') return /^[a-z]/i.test(rest) ? 1 : 0;
@@ -22,10 +23,13 @@ function escapeArgumentLength(source: string, at: number): number {
   return 0;
 }
 
+const COUNTED = /\{(\d+)(?:,\d*)?\}/y;
+
 /** A quantifier at `at`: its minimum and how many characters it takes (a lazy `?` included). */
 function quantifier(source: string, at: number): { min: number; length: number } | undefined {
   const c = source[at];
-  const counted = c === '{' ? /^\{(\d+)(?:,\d*)?\}/.exec(source.slice(at)) : null;
+  COUNTED.lastIndex = at;
+  const counted = c === '{' ? COUNTED.exec(source) : null;
   const q = c === '?' || c === '*' ? { min: 0, length: 1 } : c === '+' ? { min: 1, length: 1 } : counted ? { min: Number(counted[1]), length: counted[0].length } : undefined;
   if (q && source[at + q.length] === '?') q.length++;
   return q;
@@ -198,22 +202,20 @@ export class LiteralIndex {
     const fail = new Int32Array(states);
     const out: number[][] = ends.map((e) => [...e]);
     const queue: number[] = [];
-    for (let c = 0; c < columns; c++) {
-      const t = children[0]!.get(c);
-      next[c] = t ?? 0;
-      if (t !== undefined) queue.push(t);
+    for (const [c, t] of children[0]!) {
+      next[c] = t;
+      queue.push(t);
     }
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
-      out[s]!.push(...out[fail[s]!]!);
-      for (let c = 0; c < columns; c++) {
-        const t = children[s]!.get(c);
-        if (t === undefined) next[s * columns + c] = next[fail[s]! * columns + c]!;
-        else {
-          fail[t] = next[fail[s]! * columns + c]!;
-          next[s * columns + c] = t;
-          queue.push(t);
-        }
+      const f = fail[s]!;
+      out[s]!.push(...out[f]!);
+      // Where the failure state goes, except where s has a child of its own.
+      next.copyWithin(s * columns, f * columns, f * columns + columns);
+      for (const [c, t] of children[s]!) {
+        fail[t] = next[f * columns + c]!;
+        next[s * columns + c] = t;
+        queue.push(t);
       }
     }
     // A state is kept as its row's offset in the table, doubled, plus 1 when literals end there:
@@ -286,5 +288,26 @@ export class LiteralIndex {
   private report(offset: number, hit: (id: number) => void): void {
     const state = offset / this.columns;
     for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) hit(this.outputs[k]!);
+  }
+}
+
+/**
+ * A LiteralIndex built only once it has been asked for more than `after` times. Building one
+ * takes tens of milliseconds (more when the process is young), more than a few pastes gain from
+ * it: a one-off diagnosis never pays for it, a batch or the bot soon does. Until then callers get
+ * undefined and look at everything, which gives the same answers (an index only ever narrows).
+ */
+export class LazyIndex {
+  private asked = 0;
+  private built?: LiteralIndex;
+
+  constructor(
+    private readonly literals: () => readonly string[],
+    private readonly after: number,
+  ) {}
+
+  get(): LiteralIndex | undefined {
+    if (!this.built && ++this.asked > this.after) this.built = new LiteralIndex(this.literals());
+    return this.built;
   }
 }

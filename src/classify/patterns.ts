@@ -5,7 +5,7 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
-import { LiteralIndex, requiredLiteralSets, requiredLiterals } from './literals.ts';
+import { requiredLiteralSets, requiredLiterals } from './literals.ts';
 
 export { requiredLiterals };
 
@@ -81,17 +81,17 @@ export function lineBound(source: string): boolean {
 export class PatternSet {
   /** Compiled when a paste first needs them: most patterns are never needed in one run of the CLI. */
   private readonly each: (RE2 | undefined)[];
-  /** Every distinct literal of the patterns, and an index of them. */
-  readonly distinct: readonly string[];
-  private readonly index: LiteralIndex;
+  /** Every distinct literal of the patterns; those every line-bound pattern needs all of come after, once asked for. */
+  private readonly literalList: string[];
+  private readonly idOf: Map<string, number>;
   /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
   private readonly literals: (number[] | undefined)[];
   /** For each pattern that is nothing but its one literal, true: where the literal is, it matches. */
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
   private readonly bound: boolean[];
-  /** For such a pattern, every set of literals a matching line holds one of (indexes into the index). */
-  private readonly allOf: (number[][] | undefined)[];
+  /** For such a pattern, every set of literals a matching line holds one of (indexes into the index): read when a pass over the lines will look for them. */
+  private allOf?: (number[][] | undefined)[];
   /** For each literal of the index, the patterns that need it. */
   private readonly admits: number[][];
   /** Patterns with no literal to look for: always run. */
@@ -100,16 +100,53 @@ export class PatternSet {
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
     const literals = sources.map((s) => requiredLiterals(s));
-    const sets = sources.map((s) => (lineBound(s) ? requiredLiteralSets(s) : undefined));
-    const distinct = [...new Set([...literals.flatMap((l) => l ?? []), ...sets.flatMap((l) => l?.flat() ?? [])])];
-    this.distinct = distinct;
-    this.index = new LiteralIndex(distinct);
-    this.literals = literals.map((l) => l?.map((x) => distinct.indexOf(x)));
+    const distinct = [...new Set(literals.flatMap((l) => l ?? []))];
+    this.literalList = distinct;
+    const idOf = new Map(distinct.map((x, id) => [x, id]));
+    this.idOf = idOf;
+    this.literals = literals.map((l) => l?.map((x) => idOf.get(x)!));
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
-    this.allOf = sets.map((l) => l?.map((set) => set.map((x) => distinct.indexOf(x))));
-    this.admits = distinct.map((_, id) => this.literals.flatMap((l, i) => (l?.includes(id) ? [i] : [])));
+    this.admits = distinct.map(() => []);
+    this.literals.forEach((ids, i) => {
+      for (const id of new Set(ids)) this.admits[id]!.push(i);
+    });
     this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
+  }
+
+  /**
+   * Every distinct literal of the patterns, for a caller's pass over the lines (literals.ts). Asking
+   * adds the literals line-bound patterns need all of (read from them now, as only such a pass
+   * makes them worth reading): ids already given keep their meaning.
+   */
+  get distinct(): readonly string[] {
+    if (!this.allOf) {
+      this.allOf = this.sources.map((s, i) =>
+        this.bound[i]
+          ? requiredLiteralSets(s)?.map((set) =>
+              set.map((x) => {
+                let id = this.idOf.get(x);
+                if (id === undefined) this.idOf.set(x, (id = this.literalList.push(x) - 1));
+                return id;
+              }),
+            )
+          : undefined,
+      );
+    }
+    return this.literalList;
+  }
+
+  /**
+   * Where each of `distinct` is in the lines, without an automaton: one search per literal in
+   * each lower-cased line. For a caller with no pass of its own (one paste, where building the
+   * automaton would cost more than it saves).
+   */
+  private lookFor(lines: readonly string[]): (number[] | undefined)[] {
+    const lower = lines.map((l) => l.toLowerCase());
+    return this.literalList.map((literal) => {
+      const at = lower.flatMap((l, i) => (l.includes(literal) ? [i] : []));
+      return at.length ? at : undefined;
+    });
   }
 
   /** A pattern tried line by line needs no `g` (and so no lastIndex to reset); one run over the whole text does. */
@@ -124,10 +161,10 @@ export class PatternSet {
    * found them); a pattern that stays within a line goes to RE2 only for the lines that
    * hold one of its literals; any other one over the whole text, once.
    */
-  *scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): Generator<{ pattern: number; line: number }> {
+  *scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.lookFor(lines)): Generator<{ pattern: number; line: number }> {
     const candidates = new Set(this.unfiltered);
     found.forEach((at, id) => {
-      if (at) for (const i of this.admits[id]!) candidates.add(i);
+      if (at) for (const i of this.admits[id] ?? []) candidates.add(i);
     });
     let text: Buffer | undefined;
     let starts: number[] | undefined;
@@ -140,7 +177,7 @@ export class PatternSet {
       }
       const re = this.compiled(pattern);
       if (at && this.bound[pattern]) {
-        const allOf = this.allOf[pattern];
+        const allOf = this.allOf?.[pattern];
         for (const line of at) {
           if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
           // The line's bytes in the text, a view: RE2 copies a string it is given into UTF-8 each time.

@@ -6,7 +6,7 @@
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
-import { LiteralIndex, requiredLiterals } from '../classify/literals.ts';
+import { LazyIndex, requiredLiterals } from '../classify/literals.ts';
 
 const SECRETLINT = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
@@ -62,20 +62,27 @@ function redactOwn(text: string): string {
 
 // The literal text each rule's matches hold (a `.`, an `@`, `token`...), for short values that
 // hold none of most: looked for in one pass, and again only after a rule changed the value.
-const RULE_LITERALS = RULES.map((r) => requiredLiterals(r.re.source, 1));
-const RULE_INDEX = new LiteralIndex([...new Set(RULE_LITERALS.flatMap((l) => l ?? []))]);
-const RULE_NEEDS = RULE_LITERALS.map((l) => l?.map((x) => RULE_INDEX.literals.indexOf(x)));
+// Read when the index is built: a one-off diagnosis never needs them.
+let ruleNeeds: (number[] | undefined)[] = [];
+const RULE_INDEX = new LazyIndex(() => {
+  const needs = RULES.map((r) => requiredLiterals(r.re.source, 1));
+  const list = [...new Set(needs.flatMap((l) => l ?? []))];
+  ruleNeeds = needs.map((l) => l?.map((x) => list.indexOf(x)));
+  return list;
+}, 256);
 
 /** redactOwn, trying only the rules whose literals the value holds: for the many short values of a batch. */
 function redactOwnShort(text: string): string {
+  const index = RULE_INDEX.get();
+  if (!index) return redactOwn(text);
   let out = text;
-  let present = RULE_INDEX.find(out);
+  let present = index.find(out);
   RULES.forEach((rule, i) => {
-    if (RULE_NEEDS[i]?.some((id) => present.includes(id)) === false) return;
+    if (ruleNeeds[i]?.some((id) => present.includes(id)) === false) return;
     const next = out.replace(rule.re, rule.replace as string);
     if (next === out) return;
     out = next;
-    present = RULE_INDEX.find(out);
+    present = index.find(out);
   });
   return out;
 }

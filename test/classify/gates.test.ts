@@ -1,17 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { LiteralIndex, requiredLiteralSets, requiredLiterals } from '../../src/classify/literals.ts';
+import { LazyIndex, LiteralIndex, requiredLiteralSets, requiredLiterals } from '../../src/classify/literals.ts';
+import { createClassifier } from '../../src/classify/classify.ts';
 import { declaredGates } from '../../src/classify/gates.ts';
 import { normalize } from '../../src/classify/normalize.ts';
 // Importing the classifier declares every reader's gates.
 import '../../src/classify/classify.ts';
 import { corpus } from '../helpers/corpus.ts';
-import { kb } from '../helpers/kb.ts';
+import { classify, kb } from '../helpers/kb.ts';
 
 describe('many literals found in one pass', () => {
   it('finds each literal on every line that holds it, overlaps and case included', () => {
     const index = new LiteralIndex(['abc', 'bcd', 'out of memory', 'of memory', '显存不足', 'i̇stanbul']);
     const found = index.scan(['zzABCD', 'CUDA Out Of Memory', 'none here', '报错：显存不足', 'İSTANBUL', 'abc abc']);
     expect(found).toEqual([[0, 5], [0], [1], [1], [3], [4]]);
+  });
+
+  it('is built only once asked for more often than it costs', () => {
+    const lazy = new LazyIndex(() => ['abc'], 2);
+    expect([lazy.get(), lazy.get()]).toEqual([undefined, undefined]);
+    expect(lazy.get()?.find('xABCx')).toEqual([0]);
   });
 
   it('says nothing of a literal the lines lack', () => {
@@ -67,5 +74,17 @@ describe("the readers' gates", () => {
       for (const l of lines) if (once.test(l) && !literals.some((x) => l.toLowerCase().includes(x))) misses.push(`${re} :: ${l.slice(0, 80)}`);
     }
     expect(misses).toEqual([]);
+  });
+});
+
+describe('with and without the one pass', () => {
+  // A fresh classifier reads its first paste without any automaton (every line looked at);
+  // the shared one has long built them. The answers must not differ in any detail.
+  it('gives every corpus paste the same diagnosis', () => {
+    const differ = corpus
+      .filter((_, i) => i % 4 === 0)
+      .filter((s) => JSON.stringify(createClassifier(kb)(s.text)) !== JSON.stringify(classify(s.text)))
+      .map((s) => s.id);
+    expect(differ).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // machine, and nothing here decides what the failure is (that is kb/entries/ over these facts).
 import type { Kb } from '../../kb/load.ts';
 import { GatedLines, gateLiterals } from '../gates.ts';
-import { LiteralIndex } from '../literals.ts';
+import { LazyIndex } from '../literals.ts';
 import type { Normalized } from '../normalize.ts';
 import { readAllocation } from './allocation.ts';
 import { readEnvironment } from './environment.ts';
@@ -18,23 +18,29 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
-  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all. */
-  literals: LiteralIndex;
-  gateCount: number;
-  signatureCount: number;
+  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all (from the second paste on). */
+  literals: LazyIndex;
+  /** Where the signatures' and the events' literals start in it (known once it is built). */
+  at: { signatures: number; events: number };
 }
 
 export function compileReader(kb: Kb): FactReader {
   const signatures = compileSignatures(kb.signatures);
   const stages = compileStages(kb.stages);
-  const gates = gateLiterals();
+  const at = { signatures: 0, events: 0 };
+  const literals = new LazyIndex(() => {
+    const gates = gateLiterals();
+    const kbLiterals = signatures.set.distinct;
+    at.signatures = gates.length;
+    at.events = gates.length + kbLiterals.length;
+    return [...gates, ...kbLiterals, ...stages.events.runs];
+  }, 1);
   return {
     signatures,
     stages,
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
-    literals: new LiteralIndex([...gates, ...signatures.set.distinct, ...stages.events.runs]),
-    gateCount: gates.length,
-    signatureCount: signatures.set.distinct.length,
+    literals,
+    at,
   };
 }
 
@@ -56,12 +62,12 @@ function platformOom(backend: Facts['backend']): OomKind {
 
 export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const { lines } = input;
-  const found = reader.literals.scan(lines);
-  const text = new GatedLines(lines, found, reader.gateCount);
-  const afterSignatures = reader.gateCount + reader.signatureCount;
-  const errors = readErrors(text, reader.signatures, found.slice(reader.gateCount, afterSignatures));
+  const found = reader.literals.get()?.scan(lines);
+  const { at } = reader;
+  const text = new GatedLines(lines, found, at.signatures);
+  const errors = readErrors(text, reader.signatures, found?.slice(at.signatures, at.events));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found.slice(afterSignatures));
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found?.slice(at.events));
   const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 

@@ -9,7 +9,7 @@
 // The stage vocabulary and name lists live in kb/stages.yaml.
 import type { StageHints } from '../../kb/schema.ts';
 import { gate, type GatedLines } from '../gates.ts';
-import { LiteralIndex } from '../literals.ts';
+import { LazyIndex } from '../literals.ts';
 import type { Evidence, Stage } from './types.ts';
 
 interface NodeGlob {
@@ -39,7 +39,7 @@ const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 class HintLists {
   /** The runs looked for, in the order a caller's own pass over the lines reports them. */
   readonly runs: readonly string[];
-  private readonly index: LiteralIndex;
+  private readonly index: LazyIndex;
   private readonly stages: Stage[];
   /** Per run (by index), the hints holding it and the index of each one's stage. */
   private readonly byRun: { stage: number; hint: string }[][] = [];
@@ -63,12 +63,13 @@ class HintLists {
       }
     });
     this.runs = runs;
-    this.index = new LiteralIndex(runs);
+    this.index = new LazyIndex(() => runs, 64);
   }
 
   /** The hints that may be in `text` (its run is), in kb order of their stages. */
   hintsIn(text: string): { stage: Stage; hint: string }[] {
-    const runs = this.index.find(text);
+    // Until the automaton is built, every run may be there.
+    const runs = this.index.get()?.find(text) ?? this.runs.map((_, i) => i);
     if (!runs.length && !this.always.length) return [];
     const maybe = [...this.always, ...runs.flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
     return maybe.map((m) => ({ stage: this.stages[m.stage]!, hint: m.hint }));
@@ -85,8 +86,8 @@ class HintLists {
   }
 
   /** The lines that may hold a hint, ascending. */
-  linesOf(lines: readonly string[], found: readonly (number[] | undefined)[] = this.index.scan(lines)): number[] {
-    if (this.always.length) return lines.map((_, i) => i);
+  linesOf(lines: readonly string[], found?: readonly (number[] | undefined)[]): number[] {
+    if (this.always.length || !found) return lines.map((_, i) => i);
     return [...new Set(found.flatMap((at) => at ?? []))].sort((a, b) => a - b);
   }
 
