@@ -171,8 +171,9 @@ export async function diagnoseFiles(
     const read = await Promise.all(
       named.map((f) =>
         readPasteOrScreenshot(f, screenshots).catch((e: unknown) => {
-          if (!(e instanceof UserError) || named.length === 1) throw e;
-          process.stderr.write(`${e.message}\n`);
+          // A file missing or refused; anything else is a bug, and stops the run.
+          if (named.length === 1 || !(e instanceof UserError || (e as NodeJS.ErrnoException).code)) throw e;
+          process.stderr.write(`comfyoom: ${(e as Error).message}\n`);
           return undefined;
         }),
       ),

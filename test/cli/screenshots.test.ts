@@ -97,12 +97,13 @@ describe('screenshots on the command line', () => {
     expect(out.at(-1)!.error).toMatch(/gone\.png/);
   });
 
-  it('takes several files in the installed command, screenshots and logs alike', { timeout: 120_000 }, async () => {
+  it('takes several files in the installed command, screenshots and logs alike, going on past a missing one', { timeout: 120_000 }, async () => {
     const [shot] = await screenshots();
     const log = file('sampling-again.log', sample('cf-0214').text);
     const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, 'diagnose', shot!.path, log, '--json'], { encoding: 'utf8', timeout: 100_000 });
-    expect(r.status).toBe(0);
+    const r = spawnSync(process.execPath, [bin, 'diagnose', shot!.path, join(tmp, 'missing.log'), log, '--json'], { encoding: 'utf8', timeout: 100_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/missing\.log/);
     const got = JSON.parse(r.stdout) as { file: string; category: string }[];
     expect(got.map((g) => [g.file, g.category])).toEqual([
       [shot!.path, shot!.shows],
