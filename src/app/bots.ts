@@ -32,7 +32,8 @@ export interface RunningAdapter {
  */
 export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[], log: Logger): Promise<number> {
   let delivered = 0;
-  for (const { caseId, messages } of await engine.sweep()) {
+  const swept = await engine.sweep();
+  for (const { caseId, messages } of swept) {
     const row = (await store.get(caseId))?.row;
     const adapter = row && adapters.find((r) => r.platform === row.platform);
     if (!row || !adapter) continue;
@@ -43,6 +44,7 @@ export async function sweepIdle(engine: Engine, store: CaseStore, adapters: Runn
       log.warn({ err, caseId }, 'could not post the idle notice');
     }
   }
+  if (swept.length) log.info({ swept: swept.length, delivered }, 'idle cases closed');
   return delivered;
 }
 
@@ -82,6 +84,18 @@ export interface Bots {
   stop(): Promise<void>;
 }
 
+/**
+ * What this process runs besides its platforms. A sharded bot's shards leave the housekeeping
+ * (retention at start, the idle sweep, the weekly digest) to their manager, which runs it once for
+ * all of them and keeps running it while a shard is down.
+ */
+export interface Part {
+  housekeeping: boolean;
+}
+
+/** Idle cases are swept four times per idle time, and at least every 10 minutes (retention and the digest with them). */
+const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
+
 /** How long a stop waits for work in flight; closing the connections and the store takes the rest of STOP_LIMIT_MS. */
 const DRAIN_MS = 7_000;
 /** A stop that takes longer ends the process anyway (an orchestrator's kill usually comes at 10 s). */
@@ -91,12 +105,12 @@ export const STOP_LIMIT_MS = 10_000;
  * Starts every configured platform. One that fails to start (a wrong token, an intent Discord
  * refuses, no network) is reported and left out; the others run. Undefined when none did.
  */
-export async function startBots(config: Config, edges: Edges = {}): Promise<Bots | undefined> {
+export async function startBots(config: Config, edges: Edges = {}, part: Part = { housekeeping: true }): Promise<Bots | undefined> {
   const log = edges.log ?? createLogger(config.log);
   const metrics = config.http ? createMetrics() : undefined;
   const app = await openApp(config, { pool: true, ...(metrics ? { instruments: instruments(metrics) } : {}) });
   const gate = new Gate();
-  await app.engine.expire(config.retentionDays);
+  if (part.housekeeping) await app.engine.expire(config.retentionDays);
 
   const starts: [string, () => Promise<RunningAdapter>][] = [];
   if (config.discord) {
@@ -104,8 +118,10 @@ export async function startBots(config: Config, edges: Edges = {}): Promise<Bots
     starts.push([
       'Discord',
       async () => {
-        const [{ startDiscord }, { measureDiscord }] = await Promise.all([import('../adapters/discord/bot.ts'), import('../ops/discord.ts')]);
-        const running = await startDiscord({ config: discord, engine: app.engine, log: eventLog(log.child({ platform: 'discord' })), admit: gate.admit, ...(edges.discordApi ? { api: edges.discordApi } : {}) });
+        const [{ startDiscord }, { startShards }, { measureDiscord }] = await Promise.all([import('../adapters/discord/bot.ts'), import('./shards.ts'), import('../ops/discord.ts')]);
+        const opts = { engine: app.engine, log: eventLog(log.child({ platform: 'discord' })), ...(edges.discordApi ? { api: edges.discordApi } : {}) };
+        const { shards } = discord;
+        const running = shards === undefined ? await startDiscord({ ...opts, config: discord, admit: gate.admit }) : await startShards({ ...opts, config: { ...discord, shards } });
         if (metrics) measureDiscord(running.client, metrics);
         return running;
       },
@@ -167,7 +183,12 @@ export async function startBots(config: Config, edges: Edges = {}): Promise<Bots
     await app.close();
     return undefined;
   }
-  const sweeper = setInterval(() => void gate.admit(() => housekeep(app.engine, app.store, running, config, log)), 10 * 60_000);
+  // Each round is timed from the end of the one before: a long one (hundreds of idle notices to post) never overlaps the next.
+  let sweeper: NodeJS.Timeout | undefined;
+  const nextRound = () => {
+    sweeper = setTimeout(() => void gate.admit(() => housekeep(app.engine, app.store, running, config, log)).then(() => sweeper && nextRound()), housekeepEveryMs(config.idleMs));
+  };
+  if (part.housekeeping) nextRound();
   log.info({ platforms: running.map((r) => r.platform), ...(ops ? { opsPort: ops.port } : {}) }, 'connected');
   return {
     running,
@@ -175,7 +196,8 @@ export async function startBots(config: Config, edges: Edges = {}): Promise<Bots
     ...(ops ? { ops } : {}),
     ...(metrics ? { metrics } : {}),
     stop: async () => {
-      clearInterval(sweeper);
+      clearTimeout(sweeper);
+      sweeper = undefined;
       const left = await gate.close(DRAIN_MS);
       if (left) log.warn({ left }, `work still in flight after ${DRAIN_MS} ms; stopping anyway`);
       for (const r of running) await r.stop().catch((err: unknown) => log.warn({ err, platform: r.platform }, 'closing the connection failed'));
@@ -186,8 +208,8 @@ export async function startBots(config: Config, edges: Edges = {}): Promise<Bots
 }
 
 /** `comfyoom start` with chat tokens: the bots until SIGTERM or SIGINT, then a graceful stop. Exit code 1 when no platform started. */
-export async function runBots(config: Config, edges: Edges = {}): Promise<number> {
-  const bots = await startBots(config, edges);
+export async function runBots(config: Config, edges: Edges = {}, part?: Part): Promise<number> {
+  const bots = await startBots(config, edges, part);
   if (!bots) return 1;
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);

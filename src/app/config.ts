@@ -78,6 +78,19 @@ const Settings = z.object({
   /** Unset: readable on a terminal, JSON lines otherwise. */
   COMFYOOM_LOG_FORMAT: z.enum(LOG_FORMATS, { error: 'COMFYOOM_LOG_FORMAT must be json or pretty' }).optional(),
 
+  /** Discord shards, each in a process of its own under one manager process: auto (Discord's recommendation) or a count; unset: one process, no sharding. */
+  COMFYOOM_SHARDS: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      if (/^auto$/i.test(s)) return 'auto' as const;
+      const n = Number(s);
+      if (Number.isInteger(n) && n >= 1) return n;
+      ctx.addIssue({ code: 'custom', message: 'COMFYOOM_SHARDS must be auto or a whole number of shards (1 or more)' });
+      return z.NEVER;
+    }),
+
   DISCORD_TOKEN: z.string().min(50, 'DISCORD_TOKEN looks too short to be a bot token').optional(),
   DISCORD_GUILD_ID: z.string().regex(/^\d{17,20}$/, 'DISCORD_GUILD_ID must be a numeric server id').optional(),
   /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
@@ -110,6 +123,7 @@ const Settings = z.object({
 export const VARIABLES: readonly string[] = Object.keys(Settings.shape);
 
 const Env = Settings.superRefine((env, ctx) => {
+  if (env.COMFYOOM_SHARDS !== undefined && !env.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['COMFYOOM_SHARDS'], message: 'COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN' });
   if (!env.SLACK_BOT_TOKEN) return;
   const mode = slackMode(env);
   if (mode === 'http' && env.COMFYOOM_HTTP_PORT === env.SLACK_PORT) {
@@ -132,7 +146,17 @@ export interface Config {
   log: { level: LogLevel; format?: LogFormat };
   /** The operations port; port 0 takes any free one (tests). */
   http?: { port: number; host: string };
-  discord?: { token: string; guildId?: string; watchChannels: string[]; messageContent: boolean; helperRole?: string; solvedTag: string; digestChannel?: string };
+  discord?: {
+    token: string;
+    guildId?: string;
+    watchChannels: string[];
+    messageContent: boolean;
+    helperRole?: string;
+    solvedTag: string;
+    digestChannel?: string;
+    /** Sharded: the gateway in shard processes under this one (see app/shards.ts); unset: in this process. */
+    shards?: 'auto' | number;
+  };
   slack?: {
     botToken: string;
     mode: 'socket' | 'http';
@@ -178,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ...(e.DISCORD_HELPER_ROLE ? { helperRole: e.DISCORD_HELPER_ROLE } : {}),
             solvedTag: e.DISCORD_SOLVED_TAG,
             ...(e.DISCORD_DIGEST_CHANNEL ? { digestChannel: e.DISCORD_DIGEST_CHANNEL } : {}),
+            ...(e.COMFYOOM_SHARDS !== undefined ? { shards: e.COMFYOOM_SHARDS } : {}),
           },
         }
       : {}),

@@ -33,6 +33,16 @@ describe('configuration from the environment', () => {
     expect(problems({ COMFYOOM_ADAPTIVE: 'yes' })).toEqual(['COMFYOOM_ADAPTIVE: COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)']);
   });
 
+  it('reads COMFYOOM_SHARDS as auto or a count for the Discord bot, unset meaning one process', () => {
+    const discord = { DISCORD_TOKEN: 'x'.repeat(72) };
+    expect(loadConfig(discord).discord).not.toHaveProperty('shards');
+    expect(loadConfig({ ...discord, COMFYOOM_SHARDS: 'auto' }).discord?.shards).toBe('auto');
+    expect(loadConfig({ ...discord, COMFYOOM_SHARDS: '4' }).discord?.shards).toBe(4);
+    expect(problems({ ...discord, COMFYOOM_SHARDS: '0' })).toEqual(['COMFYOOM_SHARDS: COMFYOOM_SHARDS must be auto or a whole number of shards (1 or more)']);
+    expect(problems({ ...discord, COMFYOOM_SHARDS: '2.5' })).toHaveLength(1);
+    expect(problems({ COMFYOOM_SHARDS: 'auto' })).toEqual(['COMFYOOM_SHARDS: COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN']);
+  });
+
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
     expect(loadConfig({ DISCORD_TOKEN: '', SLACK_BOT_TOKEN: '', COMFYOOM_IDLE_HOURS: '' }).discord).toBeUndefined();
   });

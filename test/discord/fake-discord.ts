@@ -4,6 +4,11 @@
 // webhook works only after that, and every answer carries rate-limit headers (per-route buckets
 // keyed by the major parameter, a global limit for bot-token requests; 429 past them).
 // Every REST call is recorded; a test can make any route fail (403, 429, 500) on demand.
+// Sharding as Discord does it: /gateway/bot recommends a shard count, each IDENTIFY names its
+// [shard_id, num_shards], a session gets the guilds with (guild_id >> 22) % num_shards == shard_id
+// (DMs go to shard 0) and is refused (4011) past 2,500 of them, and an event goes only to the
+// session of the shard that owns its guild: with that shard down, it is lost, never replayed to
+// the next session (a new IDENTIFY starts with a clean slate, as a killed process's successor does).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -42,6 +47,10 @@ export interface FakeOptions {
   botId: string;
   guildId: string;
   channels: ApiChannel[];
+  /** More servers the bot is in, with their channels (the main one's are `channels`). */
+  guilds?: { id: string; channels: ApiChannel[] }[];
+  /** What /gateway/bot recommends: the shard count, and how many shards may identify at once. */
+  gateway?: { shards: number; maxConcurrency?: number };
   /** Roles of the guild besides @everyone (the bot's managed role, say). */
   roles?: Record<string, unknown>[];
   /** Discord's window to acknowledge an interaction. */
@@ -63,12 +72,22 @@ let counter = 0n;
 /** Snowflake-shaped, increasing ids (discord.js reads timestamps out of them). */
 export const snowflake = () => String(1_300_000_000_000_000_000n + ++counter);
 
+/** Discord's rule for which shard receives a guild's events. */
+export const shardOf = (guildId: string, shards: number) => Number((BigInt(guildId) >> 22n) % BigInt(shards));
+
+/** Discord refuses a session that would hold more guilds than this (close 4011, sharding required). */
+export const GUILDS_PER_SESSION = 2500;
+
 export async function startFakeDiscord(opts: FakeOptions) {
   const calls: Call[] = [];
   const failures: (Failure & { left: number })[] = [];
-  const channels = new Map<string, ApiChannel>(opts.channels.map((c) => [c.id, { guild_id: opts.guildId, ...c }]));
+  const guildIds = [opts.guildId, ...(opts.guilds ?? []).map((g) => g.id)];
+  const channels = new Map<string, ApiChannel>([
+    ...opts.channels.map((c): [string, ApiChannel] => [c.id, { guild_id: opts.guildId, ...c }]),
+    ...(opts.guilds ?? []).flatMap((g) => g.channels.map((c): [string, ApiChannel] => [c.id, { guild_id: g.id, ...c }])),
+  ]);
   const messages = new Map<string, ApiMessage>();
-  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string; at: number; acked: boolean }>();
+  const interactions = new Map<string, { id: string; channel_id: string; message_id?: string; original?: string; at: number; acked: boolean; answer?: any }>();
   const ackWindowMs = opts.ackWindowMs ?? 3000;
   const limits = opts.limits ?? { route: 50, global: 50, windowMs: 1000 };
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -87,6 +106,12 @@ export async function startFakeDiscord(opts: FakeOptions) {
   const sockets = new Set<WebSocket>();
   /** The intents of each IDENTIFY, as the bot asked for them. */
   const identified: number[] = [];
+  /** The [shard_id, num_shards] of each IDENTIFY ([0, 1] when it named none). */
+  const shardsIdentified: [number, number][] = [];
+  /** Sessions that identified, by socket: which shard each is. */
+  const sessions = new Map<WebSocket, [number, number]>();
+  /** Interactions no session was there to receive (their shard down): lost, as on Discord. */
+  const lost: string[] = [];
   let seq = 0;
 
   const port = () => (server.address() as AddressInfo).port;
@@ -98,7 +123,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     const m: ApiMessage = {
       id,
       channel_id: channelId,
-      guild_id: opts.guildId,
+      guild_id: channels.get(channelId)?.guild_id ?? opts.guildId,
       type: body?.message_reference ? 19 : 0,
       content: body?.content ?? '',
       embeds: body?.embeds ?? [],
@@ -131,7 +156,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     const thread: ApiChannel = {
       id,
       type: 11,
-      guild_id: opts.guildId,
+      guild_id: channels.get(parentId)?.guild_id ?? opts.guildId,
       parent_id: parentId,
       name,
       owner_id: opts.botId,
@@ -172,7 +197,8 @@ export async function startFakeDiscord(opts: FakeOptions) {
     let m: RegExpExecArray | null;
 
     if (path === '/gateway/bot') {
-      return ok({ url: `ws://127.0.0.1:${port()}`, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } });
+      const { shards = 1, maxConcurrency = 1 } = opts.gateway ?? {};
+      return ok({ url: `ws://127.0.0.1:${port()}`, shards, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: maxConcurrency } });
     }
     if (method === 'GET' && path === '/applications/@me') return ok({ id: opts.botId, name: 'ComfyOOM', bot: botUser, flags: 0 });
     if (method === 'PUT' && (m = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path))) {
@@ -189,6 +215,8 @@ export async function startFakeDiscord(opts: FakeOptions) {
       if (it.acked) return { status: 400, json: { message: 'Interaction has already been acknowledged.', code: 40060 } };
       if (Date.now() - it.at > ackWindowMs) return notFound(10062);
       it.acked = true;
+      // 4 reply, 7 update: the user sees an answer at once; 5 and 6 defer it.
+      if (body.type === 4 || body.type === 7) it.answer = body.data ?? {};
       const data = body?.data;
       // 4 reply, 5 deferred reply: the reply becomes the interaction's original message.
       if (body.type === 4 || body.type === 5) it.original = storeMessage(it.channel_id, data ?? {}).id;
@@ -203,6 +231,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
       // An interaction's webhook exists once the interaction is acknowledged.
       if (!it?.acked) return notFound(10015);
       const target = m[3] === '@original' ? it.original : m[3];
+      if (method === 'POST' || method === 'PATCH') it.answer = body ?? {};
       if (!m[3] && method === 'POST') return ok(storeMessage(it.channel_id, body, { webhook_id: opts.botId, application_id: opts.botId }));
       if (!target) return notFound(10008);
       if (method === 'PATCH') return editMessage(target, body) ? ok(messages.get(target)) : notFound(10008);
@@ -224,6 +253,9 @@ export async function startFakeDiscord(opts: FakeOptions) {
     }
     if (method === 'POST' && (m = /^\/channels\/(\d+)\/messages$/.exec(path))) {
       return channels.has(m[1]!) ? ok(storeMessage(m[1]!, body)) : notFound(10003);
+    }
+    if (method === 'GET' && (m = /^\/guilds\/(\d+)$/.exec(path))) {
+      return guildIds.includes(m[1]!) ? ok(guildObject(m[1]!)) : notFound(10004);
     }
     if (method === 'GET' && (m = /^\/channels\/(\d+)$/.exec(path))) {
       return channels.has(m[1]!) ? ok(channels.get(m[1]!)) : notFound(10003);
@@ -303,49 +335,78 @@ export async function startFakeDiscord(opts: FakeOptions) {
   });
 
   const dispatchTo = (ws: WebSocket, t: string, d: unknown) => ws.send(JSON.stringify({ op: 0, t, s: ++seq, d }));
-  const guildCreate = () => ({
-    id: opts.guildId,
-    name: 'ComfyUI',
-    unavailable: false,
-    channels: [...channels.values()].filter((c) => c.type !== 11 && c.type !== 12),
-    // Like Discord, active threads come with the guild, so a restarted bot knows them.
-    threads: [...channels.values()].filter((c) => c.type === 11 || c.type === 12),
-    roles: [{ id: opts.guildId, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }, ...(opts.roles ?? [])],
-    members: [],
+  const guildObject = (id: string) => ({
+    id,
+    name: id === opts.guildId ? 'ComfyUI' : `server ${id}`,
+    preferred_locale: 'en-US',
+    roles: [{ id, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }, ...(id === opts.guildId ? (opts.roles ?? []) : [])],
   });
+  const guildCreate = (id: string) => {
+    const inGuild = [...channels.values()].filter((c) => c.guild_id === id);
+    return {
+      ...guildObject(id),
+      unavailable: false,
+      channels: inGuild.filter((c) => c.type !== 11 && c.type !== 12),
+      // Like Discord, active threads come with the guild, so a restarted bot knows them.
+      threads: inGuild.filter((c) => c.type === 11 || c.type === 12),
+      members: [],
+    };
+  };
+  /** Whether a session receives this guild's events; events outside guilds (DMs) go to shard 0. */
+  const owns = ([id, count]: [number, number], guildId: string | undefined) => (guildId ? shardOf(guildId, count) === id : id === 0);
 
   new WebSocketServer({ server }).on('connection', (ws) => {
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      sessions.delete(ws);
+    });
     ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 45_000 } }));
     ws.on('message', (raw) => {
       const msg = JSON.parse(raw.toString());
       if (msg.op === 1) ws.send(JSON.stringify({ op: 11 }));
       if (msg.op === 2) {
         identified.push(msg.d.intents);
+        const shard: [number, number] = Array.isArray(msg.d.shard) ? msg.d.shard : [0, 1];
+        shardsIdentified.push(shard);
+        if (!(shard[1] >= 1 && shard[0] >= 0 && shard[0] < shard[1])) return ws.close(4010, 'Invalid shard.');
+        const held = guildIds.filter((g) => owns(shard, g));
+        if (held.length > GUILDS_PER_SESSION) return ws.close(4011, 'Sharding required.');
+        sessions.set(ws, shard);
         dispatchTo(ws, 'READY', {
           v: 10,
-          session_id: 'fake-session',
+          session_id: `fake-session-${shard[0]}-${shardsIdentified.length}`,
           resume_gateway_url: `ws://127.0.0.1:${port()}`,
           user: botUser,
           application: { id: opts.botId, flags: 0 },
-          guilds: [{ id: opts.guildId, unavailable: true }],
+          guilds: held.map((id) => ({ id, unavailable: true })),
+          shard,
         });
-        dispatchTo(ws, 'GUILD_CREATE', guildCreate());
+        for (const id of held) dispatchTo(ws, 'GUILD_CREATE', guildCreate(id));
       }
     });
   });
 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 
-  const dispatch = (t: string, d: unknown) => {
-    for (const ws of sockets) dispatchTo(ws, t, d);
+  /** Sends an event to the session of the shard that owns its guild; false when no such session is connected. */
+  const dispatch = (t: string, d: unknown): boolean => {
+    const guildId = (d as { guild_id?: string } | null)?.guild_id;
+    let sent = false;
+    for (const [ws, shard] of sessions) {
+      if (!owns(shard, guildId) || ws.readyState !== ws.OPEN) continue;
+      dispatchTo(ws, t, d);
+      sent = true;
+    }
+    return sent;
   };
 
   return {
     api: `${base()}/api`,
     calls,
     identified,
+    shardsIdentified,
+    lost,
     channels,
     messages,
     /** Makes matching REST calls fail with this status, `times` times. */
@@ -364,10 +425,17 @@ export async function startFakeDiscord(opts: FakeOptions) {
       return stored;
     },
     /** Sends an interaction, remembering its token so callbacks and webhooks find their channel. */
-    interact(payload: { id: string; token: string; channel: { id: string }; message?: { id: string } }) {
+    interact(payload: { id: string; token: string; channel: { id: string }; message?: { id: string } }): boolean {
       // A re-delivery (the same interaction again) keeps the first one's clock and acknowledgement.
       if (!interactions.has(payload.token)) interactions.set(payload.token, { id: payload.id, channel_id: payload.channel.id, ...(payload.message ? { message_id: payload.message.id } : {}), at: Date.now(), acked: false });
-      dispatch('INTERACTION_CREATE', payload);
+      const delivered = dispatch('INTERACTION_CREATE', payload);
+      if (!delivered) lost.push(payload.token);
+      return delivered;
+    },
+    /** Whether an interaction was acknowledged, and the last answer the user saw to it (more than "thinking…"), if any. */
+    interaction(token: string): { acked: boolean; answer?: { content?: string; embeds?: { title?: string; description?: string }[] } } {
+      const it = interactions.get(token);
+      return { acked: it?.acked ?? false, ...(it?.answer ? { answer: it.answer } : {}) };
     },
     dispatch,
     /** Resolves with the first call (from index `from` on) that matches. */

@@ -106,6 +106,9 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
 
 // ---- payload builders -------------------------------------------------------------------------
 
+/** What the builders need: the fake they send through (the guild comes from the channel). */
+type Fake = Pick<Harness, 'fake'>;
+
 const member = (u: User, moderator = false) => ({
   user: { ...u, discriminator: '0', global_name: u.username, avatar: null },
   roles: [],
@@ -124,15 +127,16 @@ interface Common {
   appPermissions?: bigint;
 }
 
-function interaction(h: Harness, type: number, data: unknown, c: Common, extra: Record<string, unknown> = {}) {
+function interaction(h: Fake, type: number, data: unknown, c: Common, extra: Record<string, unknown> = {}) {
   const id = snowflake();
   const channel = h.fake.channels.get(c.channel ?? HELP)!;
+  const guild = channel.guild_id ?? GUILD;
   return {
     id,
     token: `tok-${id}`,
     type,
     application_id: BOT,
-    guild_id: GUILD,
+    guild_id: guild,
     channel,
     channel_id: channel.id,
     member: member(c.user ?? ALICE, c.moderator),
@@ -142,7 +146,7 @@ function interaction(h: Harness, type: number, data: unknown, c: Common, extra: 
     version: 1,
     data,
     entitlements: [],
-    authorizing_integration_owners: { '0': GUILD },
+    authorizing_integration_owners: { '0': guild },
     context: 0,
     ...extra,
   };
@@ -151,7 +155,7 @@ function interaction(h: Harness, type: number, data: unknown, c: Common, extra: 
 export type Option = { name: string; type: number; value: string };
 
 /** `/comfyoom` with options; a `file` becomes an attachment served by the fake. */
-export function slash(h: Harness, options: { log?: string; language?: 'en' | 'zh'; file?: { name: string; body: string | Buffer } } & Common = {}) {
+export function slash(h: Fake, options: { log?: string; language?: 'en' | 'zh'; file?: { name: string; body: string | Buffer } } & Common = {}) {
   const opts: Option[] = [];
   const resolved: { attachments?: Record<string, unknown> } = {};
   if (options.log !== undefined) opts.push({ name: 'log', type: 3, value: options.log });
@@ -169,36 +173,36 @@ export function slash(h: Harness, options: { log?: string; language?: 'en' | 'zh
   return p;
 }
 
-export function statsCommand(h: Harness, since?: string, c: Common = {}) {
+export function statsCommand(h: Fake, since?: string, c: Common = {}) {
   const p = interaction(h, 2, { id: snowflake(), name: COMMAND.stats, type: 1, options: since ? [{ name: 'since', type: 3, value: since }] : [] }, { moderator: true, ...c });
   h.fake.interact(p);
   return p;
 }
 
-export function contextMenu(h: Harness, target: ApiMessage, c: Common = {}) {
+export function contextMenu(h: Fake, target: ApiMessage, c: Common = {}) {
   const p = interaction(h, 2, { id: snowflake(), name: COMMAND.contextMenu, type: 3, target_id: target.id, resolved: { messages: { [target.id]: target } } }, { channel: target.channel_id, ...c });
   h.fake.interact(p);
   return p;
 }
 
-export function modalSubmit(h: Harness, customId: string, text: string, c: Common = {}) {
+export function modalSubmit(h: Fake, customId: string, text: string, c: Common = {}) {
   const p = interaction(h, 5, { custom_id: customId, components: [{ type: 18, id: 1, component: { type: 4, id: 2, custom_id: 'log', value: text } }] }, c);
   h.fake.interact(p);
   return p;
 }
 
 /** Presses a button of a message the bot posted (looked up in the fake's store). */
-export function press(h: Harness, message: ApiMessage, customId: string, c: Common = {}) {
+export function press(h: Fake, message: ApiMessage, customId: string, c: Common = {}) {
   const p = interaction(h, 3, { custom_id: customId, component_type: 2 }, { channel: message.channel_id, ...c }, { message });
   h.fake.interact(p);
   return p;
 }
 
 /** A user posts a message (optionally replying to another). */
-export function say(h: Harness, channel: string, user: User, content: string, extra: Partial<ApiMessage> = {}) {
+export function say(h: Fake, channel: string, user: User, content: string, extra: Partial<ApiMessage> = {}) {
   return h.fake.post({
     channel_id: channel,
-    guild_id: GUILD,
+    guild_id: h.fake.channels.get(channel)?.guild_id ?? GUILD,
     author: { ...user, discriminator: '0', global_name: user.username, avatar: null },
     member: { roles: [], joined_at: '2024-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0 },
     content,

@@ -1,5 +1,6 @@
 // Wiring: a discord.js client with the intents the handlers need, events routed to them, and
-// the RunningAdapter the bot runner expects.
+// the RunningAdapter the bot runner expects; or, for the process that shards the bot, a client
+// that only speaks REST.
 import { Client, Events, GatewayIntentBits, Partials, Status } from 'discord.js';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
@@ -28,8 +29,7 @@ export interface RunningDiscord extends RunningAdapter {
 export const WITHOUT_CONTENT =
   'running without the Message Content intent: slash commands, the message menu, buttons, DMs and messages that mention the bot work; watch mode and logs posted in a case thread without a mention are off (turn the intent on in the Developer Portal and set DISCORD_MESSAGE_CONTENT=true for them)';
 
-export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord> {
-  const { log, admit = admitAll } = opts;
+function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
   const { messageContent } = opts.config;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(messageContent ? [GatewayIntentBits.MessageContent] : [])],
@@ -47,8 +47,33 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
     ...(opts.config.helperRole ? { helperRole: opts.config.helperRole } : {}),
     solvedTag: opts.config.solvedTag,
     archiveAfterMs: opts.archiveAfterMs ?? 60_000,
-    log,
+    log: opts.log,
   });
+  return { client, handlers };
+}
+
+/** What the housekeeping asks of Discord: posting where a case lives, and the weekly digest. */
+const housekeeping = (opts: DiscordOptions, handlers: Handlers): Pick<RunningAdapter, 'platform' | 'deliver' | 'digest'> => ({
+  platform: 'discord',
+  deliver: (row, messages) => handlers.deliver(row, messages),
+  ...(opts.config.digestChannel ? { digest: () => handlers.postDigest(opts.config.digestChannel!) } : {}),
+});
+
+/**
+ * Discord over REST only, never logged in to the gateway: what the manager of the shards
+ * (app/shards.ts) posts for housekeeping. REST needs no shard, so a shard that is down or
+ * restarting holds none of it up.
+ */
+export function restDiscord(opts: Omit<DiscordOptions, 'admit'>): RunningDiscord {
+  const { client, handlers } = wire(opts);
+  client.rest.setToken(opts.config.token);
+  return { ...housekeeping(opts, handlers), client, stop: () => client.destroy() };
+}
+
+export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord> {
+  const { log, admit = admitAll } = opts;
+  const { messageContent } = opts.config;
+  const { client, handlers } = wire(opts);
   client.on(Events.InteractionCreate, (i) => void admit(() => handlers.interaction(i)));
   client.on(Events.MessageCreate, (m) => void admit(() => handlers.message(m)));
   // An 'error' event without a listener would throw and end the process.
@@ -70,10 +95,8 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
   }
 
   return {
-    platform: 'discord',
+    ...housekeeping(opts, handlers),
     client,
-    deliver: (row, messages) => handlers.deliver(row, messages),
-    ...(opts.config.digestChannel ? { digest: () => handlers.postDigest(opts.config.digestChannel!) } : {}),
     problem: () => (client.ws.shards.size && client.ws.shards.every((s) => s.status === Status.Ready) ? undefined : `gateway not connected (${client.ws.shards.map((s) => Status[s.status]).join(', ') || 'no shard'})`),
     stop: () => client.destroy(),
   };

@@ -319,9 +319,12 @@ export class Handlers {
 
   /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */
   async postDigest(channelId: string): Promise<void> {
-    const channel = await this.client.channels.fetch(channelId).catch(this.giveUp(`cannot open the digest channel ${channelId}`));
-    if (!channel?.isSendable() || !('guild' in channel) || !channel.guild) return;
-    const digest = await this.engine.weeklyDigest('discord', channel.guild.id, langFor(channel.guild.preferredLocale, ''));
+    const channel = await this.client.channels.fetch(channelId, UNCACHED_GUILDS).catch(this.giveUp(`cannot open the digest channel ${channelId}`));
+    if (!channel?.isSendable() || !('guildId' in channel) || !channel.guildId) return;
+    // Fetched, not read from the cache: a client without a gateway (the shards' manager) has no guilds cached.
+    const guild = await this.client.guilds.fetch(channel.guildId).catch(this.giveUp(`cannot read the server of the digest channel ${channelId}`));
+    if (!guild) return;
+    const digest = await this.engine.weeklyDigest('discord', guild.id, langFor(guild.preferredLocale, ''));
     if (digest) await this.safely(`posting the digest in ${channelId}`, () => (channel as SendableChannels).send({ ...codePayload(digest.text), files: [{ attachment: digest.chart, name: 'comfyoom-week.png' }] }));
   }
 
@@ -528,13 +531,19 @@ export class Handlers {
     const visible = messages.filter((m) => !m.ephemeral);
     for (const id of [row.thread, row.channel]) {
       if (!id || !visible.length) continue;
-      const channel = await this.client.channels.fetch(id).catch(this.giveUp(`cannot open channel ${id} for case ${row.id}`));
+      const channel = await this.client.channels.fetch(id, UNCACHED_GUILDS).catch(this.giveUp(`cannot open channel ${id} for case ${row.id}`));
       if (!channel?.isSendable()) continue;
       for (const m of visible) await this.safely(`delivering to ${id} for case ${row.id}`, async () => this.posted(m, await (channel as SendableChannels).send(this.payload(m))));
       return;
     }
   }
 }
+
+/**
+ * Channels of servers the client has not cached are read too: the shards' manager has no gateway,
+ * so no server is cached there (discord.js drops such a channel otherwise).
+ */
+const UNCACHED_GUILDS = { allowUnknownGuild: true } as const;
 
 /** `<@bot>`, `<@!bot>` and the bot's managed role `<@&role>`. */
 const mentionPattern = (botId: string | undefined, roleId: string | undefined) =>
