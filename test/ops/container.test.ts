@@ -96,31 +96,36 @@ describe('the Dockerfile', () => {
 });
 
 describe('compose.yaml', () => {
-  const compose = parse(read('compose.yaml')) as {
-    services: Record<string, { build?: string; image?: string; environment: Record<string, string>; volumes: string[]; ports: string[]; stop_grace_period: string }>;
-    volumes: Record<string, unknown>;
-  };
+  type Service = { build?: string; image?: string; environment: Record<string, string>; volumes?: string[]; ports?: string[]; stop_grace_period?: string; depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] } };
+  const compose = parse(read('compose.yaml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+  const bot = compose.services['comfyoom']!;
 
-  it('runs the bot built from this folder, with its database in a named volume', () => {
-    const bot = compose.services['comfyoom']!;
+  it('runs the bot built from this folder on the compose PostgreSQL, whose data is in a named volume', () => {
     expect(bot.build).toBe('.');
-    const config = loadConfig(bot.environment);
-    const mounts = bot.volumes.map((v) => v.split(':'));
-    expect(mounts).toEqual([[expect.any(String), dirname(config.db)]]);
+    const url = new URL(loadConfig(bot.environment).databaseUrl!);
+    const postgres = compose.services[url.hostname]!;
+    expect(postgres.image).toMatch(/^postgres:\d+/);
+    // The URL names the user and database the server is created with.
+    expect(decodeURIComponent(url.username)).toBe(postgres.environment['POSTGRES_USER']);
+    expect(url.pathname.slice(1)).toBe(postgres.environment['POSTGRES_DB']);
+    const mounts = postgres.volumes!.map((v) => v.split(':'));
+    expect(mounts).toEqual([[expect.any(String), '/var/lib/postgresql/data']]);
     expect(Object.keys(compose.volumes)).toContain(mounts[0]![0]);
+    // The bot keeps nothing of its own in the container: its cases are in the server.
+    expect(bot.volumes).toBeUndefined();
+  });
+
+  it('starts the bot once PostgreSQL answers (the store migrates at start)', () => {
+    const host = new URL(loadConfig(bot.environment).databaseUrl!).hostname;
+    expect(bot.depends_on?.[host]).toEqual({ condition: 'service_healthy' });
+    expect(compose.services[host]!.healthcheck?.test).toContain('pg_isready');
   });
 
   it('sets only variables the bot reads, its operations port published on this machine', () => {
-    const bot = compose.services['comfyoom']!;
     expect(Object.keys(bot.environment).filter((k) => !VARIABLES.includes(k))).toEqual([]);
     const config = loadConfig(bot.environment);
     expect(bot.ports).toEqual([`127.0.0.1:${config.http!.port}:${config.http!.port}`]);
     // docker stop's grace outlasts the bot's own 10 s limit.
-    expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period)![1])).toBeGreaterThan(10);
-  });
-
-  it('has no PostgreSQL service while the Postgres store does not exist', () => {
-    expect(Object.keys(compose.services)).toEqual(['comfyoom']);
-    expect(read('compose.yaml')).toMatch(/Postgres store is pending/);
+    expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period!)![1])).toBeGreaterThan(10);
   });
 });
