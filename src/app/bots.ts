@@ -96,6 +96,9 @@ export interface Part {
 /** Idle cases are swept four times per idle time, and at least every 10 minutes (retention and the digest with them). */
 const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
 
+/** Chat (and its screenshots) arrives here unless this process is a shard manager with no Slack: its shards receive Discord's. */
+const receivesChat = (config: Config) => config.slack !== undefined || (config.discord !== undefined && config.discord.shards === undefined);
+
 /** How long a stop waits for work in flight; closing the connections and the store takes the rest of STOP_LIMIT_MS. */
 const DRAIN_MS = 7_000;
 /** A stop that takes longer ends the process anyway (an orchestrator's kill usually comes at 10 s). */
@@ -108,7 +111,7 @@ export const STOP_LIMIT_MS = 10_000;
 export async function startBots(config: Config, edges: Edges = {}, part: Part = { housekeeping: true }): Promise<Bots | undefined> {
   const log = edges.log ?? createLogger(config.log);
   const metrics = config.http ? createMetrics() : undefined;
-  const app = await openApp(config, { pool: true, ...(metrics ? { instruments: instruments(metrics) } : {}) });
+  const app = await openApp(config, { pool: true, warmOcr: receivesChat(config), ...(metrics ? { instruments: instruments(metrics) } : {}) });
   const gate = new Gate();
   if (part.housekeeping) await app.engine.expire(config.retentionDays);
 
