@@ -11,8 +11,11 @@ import { startOpsServer, type OpsServer } from '../ops/http.ts';
 import { instruments } from '../ops/instrument.ts';
 import { createLogger, eventLog, type Logger } from '../ops/log.ts';
 import { createMetrics, type Metrics } from '../ops/metrics.ts';
+import { answerMetricsRequests, shardMetrics } from '../ops/shard-metrics.ts';
+import { AggregatorRegistry, type Registry } from 'prom-client';
 import { ConfigError, type Config } from './config.ts';
 import { openApp } from './context.ts';
+import type { RunningShards } from './shards.ts';
 
 export interface RunningAdapter {
   /** The platform name stored with its cases: discord | slack. */
@@ -91,6 +94,8 @@ export interface Bots {
  */
 export interface Part {
   housekeeping: boolean;
+  /** A shard of a sharded bot: it keeps figures for its manager's /metrics, having no port of its own. */
+  shard?: boolean;
 }
 
 /** Idle cases are swept four times per idle time, and at least every 10 minutes (retention and the digest with them). */
@@ -110,7 +115,8 @@ export const STOP_LIMIT_MS = 10_000;
  */
 export async function startBots(config: Config, edges: Edges = {}, part: Part = { housekeeping: true }): Promise<Bots | undefined> {
   const log = edges.log ?? createLogger(config.log);
-  const metrics = config.http ? createMetrics() : undefined;
+  const metrics = config.http || part.shard ? createMetrics() : undefined;
+  if (part.shard && metrics) answerMetricsRequests(metrics.registry);
   const app = await openApp(config, { pool: true, warmOcr: receivesChat(config), ...(metrics ? { instruments: instruments(metrics) } : {}) });
   const gate = new Gate();
   if (part.housekeeping) await app.engine.expire(config.retentionDays);
@@ -159,7 +165,7 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
   ];
   let ops: OpsServer | undefined;
   try {
-    ops = config.http && metrics ? await startOpsServer({ ...config.http, checks, registry: metrics.registry }) : undefined;
+    ops = config.http && metrics ? await startOpsServer({ ...config.http, checks, metrics: () => gatherMetrics(metrics.registry, platforms.get('discord')) }) : undefined;
   } catch (e) {
     app.close();
     throw new ConfigError([`COMFYOOM_HTTP_PORT: cannot listen on ${config.http!.host}:${config.http!.port}: ${(e as Error).message}`]);
@@ -208,6 +214,12 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
       await app.close();
     },
   };
+}
+
+/** This process's figures, and a shard manager's shards' added to them (what each shard counted is in its own process). */
+async function gatherMetrics(own: Registry, discord: RunningAdapter | string | undefined): Promise<Registry> {
+  if (typeof discord !== 'object' || !('manager' in discord)) return own;
+  return AggregatorRegistry.aggregate([await own.getMetricsAsJSON(), ...(await shardMetrics((discord as RunningShards).manager))]);
 }
 
 /** `comfyoom start` with chat tokens: the bots until SIGTERM or SIGINT, then a graceful stop. Exit code 1 when no platform started. */

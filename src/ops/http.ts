@@ -14,7 +14,8 @@ export interface OpsOptions {
   port: number;
   host: string;
   checks: () => readonly Check[];
-  registry: Registry;
+  /** The figures to serve, gathered at each scrape (a shard manager adds up its shards'). */
+  metrics: () => Promise<Registry>;
 }
 
 export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
@@ -29,9 +30,9 @@ export async function startOpsServer(o: OpsOptions): Promise<OpsServer> {
         .catch(failed);
     }
     if (path === '/metrics') {
-      return void o.registry
+      return void o
         .metrics()
-        .then((text) => send(200, o.registry.contentType, text))
+        .then(async (registry) => send(200, registry.contentType, await registry.metrics()))
         .catch(failed);
     }
     send(404, 'text/plain; charset=utf-8', 'not found: /healthz or /metrics\n');

@@ -1,5 +1,6 @@
 // What /metrics shows, in one registry per process (not prom-client's global one): several bots in
-// one process (tests) or several shards each keep their own figures, and Prometheus adds them up.
+// one process (tests) or several shards each keep their own figures; a shard manager adds its
+// shards' to its own at each scrape (shard-metrics.ts).
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {

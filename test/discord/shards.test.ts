@@ -23,6 +23,7 @@ import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 import { capturedLog } from '../helpers/log.ts';
+import { named, parseMetrics, sample as metric, type Samples } from '../ops/prom.ts';
 import { GUILDS_PER_SESSION, shardOf, snowflake, startFakeDiscord, type ApiMessage, type FakeDiscord } from './fake-discord.ts';
 import { D } from '../../src/adapters/discord/strings.ts';
 import { BOT, TOKEN, contextMenu, say, textOf, until } from './harness.ts';
@@ -208,6 +209,33 @@ describe('sharding on one machine', () => {
       db.close();
     }
   }, 240_000);
+});
+
+describe("a sharded bot's /metrics", () => {
+  it("adds up every shard's figures: the manager counts no Discord work of its own", async () => {
+    // Two guilds, one on each shard by Discord's rule.
+    const ids = Array.from({ length: 64 }, (_, i) => guildId(i));
+    const guilds = [0, 1].map((s) => ({ id: ids.find((id) => shardOf(id, SHARDS) === s)!, channels: [{ id: snowflake(), type: 0, name: 'help' }] }));
+    fake = await startFakeDiscord({ botId: BOT, guildId: guilds[0]!.id, channels: guilds[0]!.channels, guilds: guilds.slice(1), gateway: { shards: SHARDS, maxConcurrency: 16 } });
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'comfyoom-shard-metrics-')), 'cases.db');
+    for (const [k, v] of Object.entries({ COMFYOOM_DB: dbPath, COMFYOOM_SHARDS: 'auto', DISCORD_TOKEN: TOKEN, COMFYOOM_LOG_LEVEL: 'warn' })) vi.stubEnv(k, v);
+    bots = await startBots({ ...loadConfig(process.env), http: { port: 0, host: '127.0.0.1' } }, { discordApi: fake.api, log: capturedLog('warn').log });
+
+    const h = { fake };
+    const tokens = guilds.map((g, i) => {
+      const user = { id: String(1_260_000_000_000_000_000n + BigInt(i)), username: `metrics${i}` };
+      return contextMenu(h, say(h, g.channels[0]!.id, user, sample('cf-0003').text), { channel: g.channels[0]!.id, user }).token;
+    });
+    await until(() => tokens.every((t) => fake!.interaction(t).answer !== undefined), 60_000);
+
+    const scrape = async () => parseMetrics(await (await fetch(`http://127.0.0.1:${bots!.ops!.port}/metrics`)).text());
+    const opened = (m: Samples) => named(m, 'comfyoom_cases_opened_total').reduce((n, [k, v]) => n + (k.includes('platform="discord"') ? v : 0), 0);
+    const figures = await scrape();
+    expect(opened(figures)).toBe(2);
+    expect(metric(figures, 'comfyoom_ack_seconds_count', { platform: 'discord' })).toBeGreaterThanOrEqual(2);
+    // The manager's own figures are still there.
+    expect(named(figures, 'comfyoom_process_resident_memory_bytes').length).toBe(1);
+  }, 120_000);
 });
 
 /** The bot's apology when handling an interaction failed (its case, if any, is stored). */
