@@ -29,6 +29,7 @@ import { formatStats, type Stats } from '../src/store/stats.ts';
 import { buildStats, kbNames } from '../src/stats/report.ts';
 import { statsChart } from '../src/stats/chart.ts';
 import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table } from './lib/measure.ts';
+import { seeded } from '../src/learn/random.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus-dev.jsonl');
@@ -53,16 +54,8 @@ const IDLE_MS = DAY;
 
 type Rng = () => number;
 
-/** mulberry32: a small seeded PRNG, so every run generates the same cases. */
-function rng(seed: number): Rng {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so every run generates the same cases. */
+const rng: (seed: number) => Rng = seeded;
 
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 

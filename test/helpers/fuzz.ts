@@ -2,18 +2,8 @@
 // real pastes with flipped bytes or cut short, NUL and lone surrogates, megabytes on one line,
 // JSON nested ten thousand deep, entity and line-break bombs, random bytes as text and as files,
 // binaries shaped like UTF-16. Shared by the fuzz test (a few thousand) and `npm run bench -- fuzz`.
+import { seeded as prng } from '../../src/learn/random.ts';
 import { corpus } from './corpus.ts';
-
-/** mulberry32: small, fast and the same everywhere. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FuzzInput {
   kind: string;
