@@ -2,19 +2,12 @@
 // status, questions answered and left open, plans switched by a new log, unrecognized errors.
 import { step, type CaseState, type Command, type PlanRef, type Record } from '../../src/conversation/machine.ts';
 import type { CaseStore, NewCase } from '../../src/store/cases.ts';
+import { seeded } from '../../src/learn/random.ts';
 
 export type Rng = () => number;
 
-/** mulberry32: the same cases on every run. */
-export function rng(seed: number): Rng {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: the same cases on every run. */
+export const rng: (seed: number) => Rng = seeded;
 
 const PLANS: PlanRef[] = [
   { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram', 'lowvram'] },
