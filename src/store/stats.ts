@@ -84,6 +84,8 @@ export interface Stats {
 
 /** Weeks start on Monday: day 0 (1970-01-01) was a Thursday, so week w starts on day 7w - 3. */
 const WEEK_OF_DAY = (day: string) => sql.raw(`((${day}) + 3) / 7`);
+/** A case's week, written as migration 009's indexes write it, so SQLite reads them in its order. */
+const CASE_WEEK = WEEK_OF_DAY(`created_at / ${DAY_MS}`);
 const weekStart = (week: number) => new Date((week * 7 - 3) * DAY_MS).toISOString().slice(0, 10);
 
 /** Parses "30d", "12h", "90m" into milliseconds. */
@@ -101,9 +103,9 @@ export interface Scope {
 
 /**
  * The conditions a scope adds, on the cases table, on tables keyed by case_id, and on the
- * archive's counters. Unscoped stats keep the covering index of migration 004 (SQLite is told;
- * PostgreSQL's planner chooses alone); scoped ones leave the choice to the database (migration
- * 007's index leads with platform, server).
+ * archive's counters. Unscoped stats read the cases through the index of migration 009 that holds
+ * their query's rows in its GROUP BY order (SQLite is told; PostgreSQL's planner chooses alone);
+ * scoped ones leave the choice to the database (migration 007's index leads with platform, server).
  */
 function scoped(store: Sql, scope: Scope) {
   const keys = (['platform', 'server'] as const).filter((k) => scope[k] !== undefined);
@@ -114,7 +116,7 @@ function scoped(store: Sql, scope: Scope) {
   const none = !keys.length;
   return {
     cases: none ? sql`` : cond,
-    from: none ? sql`cases${store.dialect.indexedBy('cases_stats')}` : sql`cases`,
+    from: (index: string) => (none ? sql`cases${store.dialect.indexedBy(index)}` : sql`cases`),
     byCase: none ? sql`` : sql` AND case_id IN (SELECT id FROM cases WHERE 1 = 1${cond})`,
     archive: none ? sql`` : cond,
   };
@@ -134,18 +136,10 @@ function median(rows: { value: number; n: number }[]): number | null {
   return (at(Math.floor((total - 1) / 2)) + at(Math.floor(total / 2))) / 2;
 }
 
-/** A confirmed-resolution measure's distribution over live cases and the archive. */
-function fixes(store: Sql, measure: keyof typeof FIX_MEASURES, from: number, scope: Scope): Promise<{ value: number; n: number }[]> {
-  const q = scoped(store, scope);
-  return all(
-    store.db,
-    sql<{ value: number; n: number }>`SELECT ${sql.raw(FIX_MEASURES[measure])} AS value, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ${from}${q.cases} GROUP BY 1
-       UNION ALL SELECT value, cases FROM archived_fixes WHERE measure = ${measure} AND day >= ${dayOf(from)}${q.archive}`,
-  );
+/** The archive's distribution of a confirmed-resolution measure. */
+function archivedFixes(store: Sql, measure: keyof typeof FIX_MEASURES, day: number, scope: Scope): Promise<{ value: number; n: number }[]> {
+  return all(store.db, sql<{ value: number; n: number }>`SELECT value, cases AS n FROM archived_fixes WHERE measure = ${measure} AND day >= ${day}${scoped(store, scope).archive}`);
 }
-
-/** n where the case's outcome is `cond`, else 0: summed, a count per outcome (both dialects; PostgreSQL multiplies no booleans). */
-const countIf = (cond: string) => sql.raw(`SUM(CASE WHEN ${cond} THEN n ELSE 0 END)`);
 
 export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: number; scope?: Scope } = {}): Promise<Stats> {
   const db = store.db;
@@ -155,46 +149,41 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
   const q = scoped(store, scope);
   // Every query reads aggregates kept at write time (migration 004) through covering indexes, plus
   // the archive's counters of deleted cases (migration 006), whole days of them.
-  // One pass over the cases gives both the per-entry figures and the weeks, by entry, outcome and week.
-  const counted = await all(
+  // One pass over the cases, in the order of migration 009's index, by entry, outcome, resolving
+  // step, week and steps offered: the per-entry figures, the weeks, the steps that resolved cases
+  // and the steps-to-a-fix median all come from it.
+  const grouped = await all(
     db,
-    sql<EntryStats & { week: number }>`WITH counted (entry, category, status, resolution, week, n) AS (
-         SELECT entry, category, status, resolution, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)}, COUNT(*) FROM ${q.from} WHERE created_at >= ${from}${q.cases} GROUP BY 1, 2, 3, 4, 5
-         UNION ALL SELECT entry, category, status, resolution, ${WEEK_OF_DAY('day')}, cases FROM archived_cases WHERE day >= ${day}${q.archive}
-       )
-       SELECT entry, category, week, SUM(n) AS cases,
-        ${countIf("status = 'resolved' AND resolution = 'confirmed'")} AS "resolvedConfirmed",
-        ${countIf("status = 'resolved' AND resolution = 'assumed'")} AS "resolvedAssumed",
-        ${countIf("status = 'escalated'")} AS escalated, ${countIf("status = 'abandoned'")} AS abandoned,
-        ${countIf("status = 'cancelled'")} AS cancelled, ${countIf("status = 'open'")} AS open
-       FROM counted GROUP BY entry, category, week`,
+    sql<{ entry: string; category: string; status: string; resolution: string | null; step: string | null; week: number; steps: number | null; n: number }>`
+      SELECT entry, category, status, resolution, resolving_step AS step, ${CASE_WEEK} AS week, steps_offered AS steps, COUNT(*) AS n FROM ${q.from('cases_grouped')}
+        WHERE created_at >= ${from}${q.cases} GROUP BY entry, category, status, resolution, resolving_step, ${CASE_WEEK}, steps_offered
+      UNION ALL SELECT entry, category, status, resolution, resolving_step, ${WEEK_OF_DAY('day')}, NULL, cases FROM archived_cases WHERE day >= ${day}${q.archive}`,
   );
+  const outcomeOf = (r: { status: string; resolution: string | null }): Outcome =>
+    r.status === 'resolved' ? (r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed') : (r.status as Outcome);
   const entryRows = new Map<string, EntryStats>();
   const weekRows = new Map<number, WeekStats>();
-  for (const { week, ...r } of counted) {
-    const e = entryRows.get(`${r.entry}\u0000${r.category}`) ?? { ...r, cases: 0, ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) };
-    const w = weekRows.get(week) ?? ({ week: weekStart(week), ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) } as WeekStats);
-    e.cases += r.cases;
-    for (const o of OUTCOMES) (e[o] += r[o]), (w[o] += r[o]);
-    entryRows.set(`${r.entry}\u0000${r.category}`, e);
-    weekRows.set(week, w);
+  for (const r of grouped) {
+    const key = `${r.entry}\u0000${r.category}`;
+    const e = entryRows.get(key) ?? ({ entry: r.entry, category: r.category, cases: 0, ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) } as EntryStats);
+    const w = weekRows.get(r.week) ?? ({ week: weekStart(r.week), ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])) } as WeekStats);
+    const outcome = outcomeOf(r);
+    e.cases += r.n;
+    e[outcome] += r.n;
+    w[outcome] += r.n;
+    entryRows.set(key, e);
+    weekRows.set(r.week, w);
   }
   const entries = [...entryRows.values()].sort((a, b) => b.cases - a.cases || a.entry.localeCompare(b.entry));
 
   const total = entries.reduce((n, e) => n + e.cases, 0);
   const sum = (k: keyof EntryStats) => entries.reduce((n, e) => n + (e[k] as number), 0);
 
-  // All time reads the (step, tried, moved_on) index alone; a period needs the one led by created_at.
   const archivedSteps = sql`UNION ALL SELECT step, SUM(reached), SUM(tried), SUM(moved_on) FROM archived_steps WHERE day >= ${day}${q.archive} GROUP BY step`;
-  const period = from > 0 ? sql`${store.dialect.indexedBy('case_steps_period')} WHERE created_at >= ${from}` : sql`${store.dialect.indexedBy('case_steps_all')} WHERE 1 = 1`;
   const perStep = await all(
     db,
-    sql<{ step: string; reached: number; tried: number; movedOn: number }>`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS "movedOn" FROM case_steps${period}${q.byCase} GROUP BY step ${archivedSteps}`,
-  );
-  const resolvedBy = await all(
-    db,
-    sql<{ step: string; resolution: string; n: number }>`SELECT resolving_step AS step, resolution, COUNT(*) AS n FROM ${q.from} WHERE status = 'resolved' AND created_at >= ${from}${q.cases} GROUP BY resolving_step, resolution
-       UNION ALL SELECT resolving_step, resolution, SUM(cases) FROM archived_cases WHERE status = 'resolved' AND day >= ${day}${q.archive} GROUP BY resolving_step, resolution`,
+    sql<{ step: string; reached: number; tried: number; movedOn: number }>`SELECT step, COUNT(*) AS reached, SUM(tried) AS tried, SUM(moved_on) AS "movedOn" FROM case_steps${store.dialect.indexedBy('case_steps_grouped')}
+       WHERE created_at >= ${from}${q.byCase} GROUP BY step ${archivedSteps}`,
   );
 
   const steps = new Map<string, StepStats>();
@@ -205,17 +194,23 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
     s.tried += r.tried;
     s.movedOn += r.movedOn;
   }
-  for (const r of resolvedBy) row(r.step)[r.resolution === 'confirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
+  const confirmed = grouped.filter((r) => r.status === 'resolved' && r.resolution === 'confirmed');
+  for (const r of grouped) if (r.status === 'resolved' && r.step !== null) row(r.step)[outcomeOf(r) === 'resolvedConfirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
 
-  const medianSteps = median(await fixes(store, 'steps', from, scope));
-  const medianTenths = median(await fixes(store, 'tenths', from, scope));
+  const medianSteps = median([...confirmed.filter((r) => r.steps !== null).map((r) => ({ value: r.steps!, n: r.n })), ...(await archivedFixes(store, 'steps', day, scope))]);
+  const tenths = await all(
+    db,
+    sql<{ value: number; n: number }>`SELECT ${sql.raw(FIX_MEASURES.tenths)} AS value, COUNT(*) AS n FROM ${q.from('cases_fix_tenths')}
+       WHERE status = 'resolved' AND resolution = 'confirmed' AND created_at >= ${from}${q.cases} GROUP BY ${sql.raw(FIX_MEASURES.tenths)}`,
+  );
+  const medianTenths = median([...tenths, ...(await archivedFixes(store, 'tenths', day, scope))]);
 
   // Per fingerprint and week, from the partial index of migration 008 and the archive's counters.
   const byWeek = await all(
     db,
     sql<{ fingerprint: string; week: number; n: number; entry: string }>`SELECT fingerprint, week, SUM(n) AS n, MIN(entry) AS entry FROM (
-         SELECT fingerprint, ${WEEK_OF_DAY(`created_at / ${DAY_MS}`)} AS week, COUNT(*) AS n, MIN(entry) AS entry FROM cases${store.dialect.indexedBy('cases_unrecognized')}
-           WHERE recognized = 0 AND created_at >= ${from}${q.cases} GROUP BY 1, 2
+         SELECT fingerprint, ${CASE_WEEK} AS week, COUNT(*) AS n, MIN(entry) AS entry FROM cases${store.dialect.indexedBy('cases_unrecognized')}
+           WHERE recognized = 0 AND created_at >= ${from}${q.cases} GROUP BY fingerprint, ${CASE_WEEK}
          UNION ALL SELECT fingerprint, ${WEEK_OF_DAY('day')}, SUM(cases), MIN(entry) FROM archived_cases WHERE day >= ${day} AND fingerprint <> ''${q.archive} GROUP BY 1, 2
        ) weekly GROUP BY fingerprint, week`,
   );
@@ -266,7 +261,7 @@ async function funnel(store: Sql, day: number, scope: Scope, entries: EntryStats
   const rows = await all(
     store.db,
     sql<FunnelStep & { entry: string }>`SELECT entry, step, SUM(offered) AS offered, SUM(tried) AS tried, SUM(fixed) AS fixed, SUM(assumed) AS assumed, SUM(moved_on) AS "movedOn"
-       FROM step_days WHERE day >= ${day}${q.archive} GROUP BY entry, step`,
+       FROM step_days${store.dialect.indexedBy('step_days_grouped')} WHERE day >= ${day}${q.archive} GROUP BY entry, step`,
   );
   const byEntry = new Map<string, FunnelStep[]>();
   for (const { entry, ...r } of rows) byEntry.set(entry, [...(byEntry.get(entry) ?? []), r]);
