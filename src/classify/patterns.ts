@@ -74,7 +74,7 @@ export function lineBound(source: string): boolean {
  * Many kb patterns over the lines of a paste. The patterns' required literals, looked for in
  * one pass over the lines first (literals.ts), spare RE2 most patterns: few occur in any one
  * paste. Those that may, RE2 tests over the whole text and then walks line by line.
- * Case-insensitive; `^` and `$` are a line's ends. The text goes to RE2 once, as UTF-8.
+ * Case-insensitive; `^` and `$` are a line's ends. Text goes to RE2 as UTF-8.
  * (RE2's own Set was tried: with this many patterns its automaton outgrows its memory budget
  * and runs 4x slower.)
  */
@@ -92,10 +92,6 @@ export class PatternSet {
   private readonly bound: boolean[];
   /** For such a pattern, every set of literals a matching line holds one of (indexes into the index): read when a pass over the lines will look for them. */
   private allOf?: (number[][] | undefined)[];
-  /** For each literal of the index, the patterns that need it. */
-  private readonly admits: number[][];
-  /** Patterns with no literal to look for: always run. */
-  private readonly unfiltered: number[];
 
   constructor(readonly sources: readonly string[]) {
     this.each = sources.map(() => undefined);
@@ -107,11 +103,6 @@ export class PatternSet {
     this.literals = literals.map((l) => l?.map((x) => idOf.get(x)!));
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
-    this.admits = distinct.map(() => []);
-    this.literals.forEach((ids, i) => {
-      for (const id of new Set(ids)) this.admits[id]!.push(i);
-    });
-    this.unfiltered = literals.flatMap((l, i) => (l ? [] : [i]));
   }
 
   /**
@@ -161,18 +152,16 @@ export class PatternSet {
    * found them); a pattern that stays within a line goes to RE2 only for the lines that
    * hold one of its literals; any other one over the whole text, once.
    */
-  *scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.lookFor(lines)): Generator<{ pattern: number; line: number }> {
-    const candidates = new Set(this.unfiltered);
-    found.forEach((at, id) => {
-      if (at) for (const i of this.admits[id] ?? []) candidates.add(i);
-    });
+  scan(lines: readonly string[], found: readonly (number[] | undefined)[] = this.lookFor(lines)): { pattern: number; line: number }[] {
+    const hits: { pattern: number; line: number }[] = [];
     let text: Buffer | undefined;
     let starts: number[] | undefined;
-    for (const pattern of [...candidates].sort((a, b) => a - b)) {
+    for (let pattern = 0; pattern < this.sources.length; pattern++) {
       const ids = this.literals[pattern];
+      if (ids && !anyFound(ids, found)) continue;
       const at = ids && (ids.length === 1 ? found[ids[0]!]! : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
       if (this.plain[pattern]) {
-        for (const line of at!) yield { pattern, line };
+        for (const line of at!) hits.push({ pattern, line });
         continue;
       }
       const re = this.compiled(pattern);
@@ -180,10 +169,9 @@ export class PatternSet {
         const allOf = this.allOf?.[pattern];
         for (const line of at) {
           if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
-          // The line's bytes in the text, a view: RE2 copies a string it is given into UTF-8 each time.
-          text ??= Buffer.from(lines.join('\n'), 'utf8');
-          starts ??= lineStarts(lines);
-          if (re.test(text.subarray(starts[line]!, line + 1 < starts.length ? starts[line + 1]! - 1 : text.length))) yield { pattern, line };
+          // The line's own bytes: RE2 turns a string into UTF-8 at every call, more slowly, and the
+          // few lines tested cost less to encode than the whole text with every line's offset.
+          if (re.test(Buffer.from(lines[line]!, 'utf8'))) hits.push({ pattern, line });
         }
         continue;
       }
@@ -192,13 +180,20 @@ export class PatternSet {
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const line = lineOf(starts, m.index);
-        yield { pattern, line };
+        hits.push({ pattern, line });
         // One hit per line is all a signature needs; the next line is where to look again.
         if (line + 1 >= starts.length) break;
         re.lastIndex = starts[line + 1]!;
       }
     }
+    return hits;
   }
+}
+
+/** Whether any of the literals `ids` was found; a pattern none of whose literals is in the lines cannot match. */
+function anyFound(ids: readonly number[], found: readonly (number[] | undefined)[]): boolean {
+  for (const id of ids) if (found[id]) return true;
+  return false;
 }
 
 /** Where each line starts in the lines joined by `\n`, in UTF-8 bytes. */
