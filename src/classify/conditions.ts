@@ -40,40 +40,57 @@ function leaf(c: Extract<Condition, { fact: FactName }>, facts: Facts): Truth {
   return undefined;
 }
 
-/** Shared by every result that holds nothing (read, never changed). */
-const NONE: FactName[] = [];
-
 export function evaluate(c: Condition, facts: Facts): Evaluation {
+  const held: FactName[] = [];
+  return { truth: run(c, facts, held), held };
+}
+
+/**
+ * `c`'s truth, with the fact tests that held appended to `held` (nothing appended for a false
+ * result): one array for the whole tree, where a result per node would allocate its own.
+ */
+function run(c: Condition, facts: Facts, held: FactName[]): Truth {
   if ('fact' in c) {
     const truth = leaf(c, facts);
-    return { truth, held: truth === true ? [c.fact] : NONE };
+    if (truth === true) held.push(c.fact);
+    return truth;
   }
+  const mark = held.length;
   if ('not' in c) {
-    const inner = evaluate(c.not, facts);
-    return { truth: inner.truth === undefined ? undefined : !inner.truth, held: NONE };
+    const inner = run(c.not, facts, held);
+    drop(held, mark);
+    return inner === undefined ? undefined : !inner;
   }
   if ('all' in c) {
     let undecided = false;
-    const held: FactName[] = [];
     for (const part of c.all) {
-      const p = evaluate(part, facts);
-      if (p.truth === false) return { truth: false, held: NONE };
-      if (p.truth === undefined) undecided = true;
-      held.push(...p.held);
+      const p = run(part, facts, held);
+      if (p === false) {
+        drop(held, mark);
+        return false;
+      }
+      // Undecided: still report what held, so a near candidate can be told from an unrelated one.
+      if (p === undefined) undecided = true;
     }
-    // Undecided: still report what held, so a near candidate can be told from an unrelated one.
-    return { truth: undecided ? undefined : true, held };
+    return undecided ? undefined : true;
   }
   let hit = false;
   let undecided = false;
-  const held: FactName[] = [];
   for (const part of c.any) {
-    const p = evaluate(part, facts);
-    if (p.truth === true) {
-      hit = true;
-      held.push(...p.held);
-    } else if (p.truth === undefined) undecided = true;
+    const before = held.length;
+    const p = run(part, facts, held);
+    if (p === true) hit = true;
+    else {
+      drop(held, before);
+      if (p === undefined) undecided = true;
+    }
   }
-  if (hit) return { truth: true, held };
-  return { truth: undecided ? undefined : false, held: NONE };
+  if (hit) return true;
+  drop(held, mark);
+  return undecided ? undefined : false;
+}
+
+/** Cuts `held` back to `length`; setting an array's length is a slow call, most often not needed. */
+function drop(held: FactName[], length: number): void {
+  if (held.length > length) held.length = length;
 }
