@@ -18,22 +18,24 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
-  /** The readers' gate literals, the kb signatures' literals, then the stage events' runs: one pass over a paste finds them all (from the second paste on). */
+  /** The readers' gate literals, the kb signatures' literals, then the stage events', node names' and phrases' runs: one pass over a paste finds them all (from the second paste on). */
   literals: LazyIndex;
-  /** Where the signatures' and the events' literals start in it (known once it is built). */
-  at: { signatures: number; events: number };
+  /** Where the signatures' literals and each kind of runs start in it (known once it is built). */
+  at: { signatures: number; events: number; nodes: number; phrases: number };
 }
 
 export function compileReader(kb: Kb): FactReader {
   const signatures = compileSignatures(kb.signatures);
   const stages = compileStages(kb.stages);
-  const at = { signatures: 0, events: 0 };
+  const at = { signatures: 0, events: 0, nodes: 0, phrases: 0 };
   const literals = new LazyIndex(() => {
     const gates = gateLiterals();
     const kbLiterals = signatures.set.distinct;
     at.signatures = gates.length;
-    at.events = gates.length + kbLiterals.length;
-    return [...gates, ...kbLiterals, ...stages.events.runs];
+    at.events = at.signatures + kbLiterals.length;
+    at.nodes = at.events + stages.events.runs.length;
+    at.phrases = at.nodes + stages.nodes.runs.length;
+    return [...gates, ...kbLiterals, ...stages.events.runs, ...stages.nodes.runs, ...stages.phrases.runs];
   }, 1);
   return {
     signatures,
@@ -67,7 +69,8 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   const text = new GatedLines(lines, found, at.signatures);
   const errors = readErrors(text, reader.signatures, found?.slice(at.signatures, at.events));
   const errorLine = errors.evidence.oom?.line ?? errors.exception?.line;
-  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, found?.slice(at.events));
+  const runs = found && { events: found.slice(at.events, at.nodes), nodes: found.slice(at.nodes, at.phrases), phrases: found.slice(at.phrases) };
+  const stage = readStage(text, errorLine, reader.stages, errors.memoryLines, runs);
   const alloc = readAllocation(text);
   const env = readEnvironment(text, reader.knownFlags);
 

@@ -29,7 +29,7 @@ export interface CompiledStages {
 }
 
 /** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
-const fold = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+const fold = (s: string) => s.toLowerCase().replaceAll('_', ' ');
 
 /**
  * One kind of kb hint, a list per stage, folded. A hint is in a text only where its longest run
@@ -45,6 +45,8 @@ class HintLists {
   private readonly byRun: { stage: number; hint: string }[][] = [];
   /** Hints with no run to look for: always looked at. */
   private readonly always: { stage: number; hint: string }[] = [];
+  /** Every run, for a text looked at before the index is built. */
+  private readonly allRuns: readonly number[];
 
   constructor(stages: { stage: Stage; hints: string[] }[], runOf = (hint: string) => hint) {
     const runs: string[] = [];
@@ -63,26 +65,24 @@ class HintLists {
       }
     });
     this.runs = runs;
+    this.allRuns = runs.map((_, i) => i);
     this.index = new LazyIndex(() => runs, 64);
   }
 
-  /** The hints that may be in `text` (its run is), in kb order of their stages. */
-  hintsIn(text: string): { stage: Stage; hint: string }[] {
+  /** Calls `visit` with each hint that may be in `text` (its run is) and its stage's place in kb order. */
+  private each(text: string, visit: (hint: string, stage: number) => void): void {
+    for (const m of this.always) visit(m.hint, m.stage);
     // Until the automaton is built, every run may be there.
-    const runs = this.index.get()?.find(text) ?? this.runs.map((_, i) => i);
-    if (!runs.length && !this.always.length) return [];
-    const maybe = [...this.always, ...runs.flatMap((run) => this.byRun[run]!)].sort((a, b) => a.stage - b.stage);
-    return maybe.map((m) => ({ stage: this.stages[m.stage]!, hint: m.hint }));
+    for (const run of this.index.get()?.find(text) ?? this.allRuns) for (const m of this.byRun[run]!) visit(m.hint, m.stage);
   }
 
   /** The stages, in kb order, with a hint that `holds` in `text` (`holds` is asked only of hints that may). */
-  *stagesIn(text: string, holds: (hint: string) => boolean): Generator<Stage> {
-    const maybe = this.hintsIn(text);
-    for (let k = 0; k < maybe.length; k++) {
-      const stage = maybe[k]!.stage;
-      if (k > 0 && maybe[k - 1]!.stage === stage) continue;
-      if (maybe.some((m) => m.stage === stage && holds(m.hint))) yield stage;
-    }
+  stagesIn(text: string, holds: (hint: string) => boolean): Stage[] {
+    const held: boolean[] = [];
+    this.each(text, (hint, stage) => {
+      if (!held[stage] && holds(hint)) held[stage] = true;
+    });
+    return this.stages.filter((_, stage) => held[stage]);
   }
 
   /** The lines that may hold a hint, ascending. */
@@ -93,8 +93,25 @@ class HintLists {
 
   /** The first stage, in kb order, with a hint that `holds` in `text`. */
   firstIn(text: string, holds: (hint: string) => boolean): Stage | undefined {
-    for (const stage of this.stagesIn(text, holds)) return stage;
-    return undefined;
+    let first = this.stages.length;
+    this.each(text, (hint, stage) => {
+      if (stage < first && holds(hint)) first = stage;
+    });
+    return this.stages[first];
+  }
+
+  /** The stage of the hint that `score`s highest in `text` (below 0: not there); a tie goes to the earlier stage in kb order. */
+  best(text: string, score: (hint: string) => number): Stage | undefined {
+    let best = -1;
+    let at = this.stages.length;
+    this.each(text, (hint, stage) => {
+      const s = score(hint);
+      if (s > best || (s === best && s >= 0 && stage < at)) {
+        best = s;
+        at = stage;
+      }
+    });
+    return this.stages[at];
   }
 }
 
@@ -150,13 +167,11 @@ export function compileStages(hints: StageHints): CompiledStages {
  * SamplerCustomAdvanced whatever the order of the lists; equal ones go to the earlier stage.
  */
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
-  let best: { stage: Stage; literal: number } | undefined;
   const lower = node.toLowerCase();
-  for (const { stage, hint } of compiled.nodes.hintsIn(lower)) {
+  return compiled.nodes.best(lower, (hint) => {
     const n = compiled.globs.get(hint)!;
-    if (n.test(lower) && (!best || n.literal > best.literal)) best = { stage, literal: n.literal };
-  }
-  return best?.stage;
+    return n.test(lower) ? n.literal : -1;
+  });
 }
 
 /**
@@ -245,21 +260,32 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   return undefined;
 }
 
-const isProse = (line: string) => {
-  if (LOG_SHAPED.test(line)) return false;
-  const words = line.trim().split(/\s{1,4}/).length;
-  return (words >= 5 && (line.match(PROSE)?.length ?? 0) >= 2) || (line.match(CJK)?.length ?? 0) >= 4;
-};
+/** Whether `re` (global) matches `text` at least `n` times: counted without collecting the matches. */
+function matchesAtLeast(re: RegExp, text: string, n: number): boolean {
+  re.lastIndex = 0;
+  let k = 0;
+  while (k < n && re.test(text)) k++;
+  re.lastIndex = 0;
+  return k >= n;
+}
+
+const BLANKS = /\s{1,4}/g;
+
+// Five words or more: four runs of blanks between them (as splitting at /\s{1,4}/ counts them).
+const isProse = (line: string) =>
+  !LOG_SHAPED.test(line) && ((matchesAtLeast(BLANKS, line.trim(), 4) && matchesAtLeast(PROSE, line, 2)) || matchesAtLeast(CJK, line, 4));
 
 /**
  * A node or stage the user names in their own sentences ("the KSampler node runs out of memory",
  * "VAE 解码时爆显存"). Only an unambiguous mention counts: one stage, or one stage named in the
- * sentence that talks about the failure.
+ * sentence that talks about the failure. Only a line holding a node name's or a phrase's run can
+ * name one.
  */
-function stageInProse(lines: readonly string[], compiled: CompiledStages): { stage: Stage; line: number } | undefined {
+function stageInProse(lines: readonly string[], compiled: CompiledStages, runs?: StageRuns): { stage: Stage; line: number } | undefined {
   const named: { stage: Stage; line: number; aboutFailure: boolean }[] = [];
+  const naming = runs ? new Set([...compiled.nodes.linesOf(lines, runs.nodes), ...compiled.phrases.linesOf(lines, runs.phrases)]) : undefined;
   lines.forEach((line, i) => {
-    if (!isProse(line)) return;
+    if ((naming && !naming.has(i)) || !isProse(line)) return;
     const stages = new Set<Stage>();
     for (const m of line.matchAll(NODE_WORD)) {
       // A node class name has an upper-case letter past its first ("KSampler", "VAEDecode").
@@ -414,8 +440,15 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, e
   return last;
 }
 
-/** `eventRuns`: where each of `compiled.events.runs` is in the lines, when the caller's pass found them. */
-export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], eventRuns?: readonly (number[] | undefined)[]): StageFacts {
+/** Where each run of `compiled`'s events, node names and phrases is in the lines. */
+export interface StageRuns {
+  events: readonly (number[] | undefined)[];
+  nodes: readonly (number[] | undefined)[];
+  phrases: readonly (number[] | undefined)[];
+}
+
+/** `runs`: when the caller's pass found them. */
+export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], runs?: StageRuns): StageFacts {
   const { lines } = text;
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
@@ -430,7 +463,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
   const byNode = node ? stageOfNode(node, compiled) : undefined;
   if (byNode) return done(byNode, at(found!.line, 'failing node', 1));
 
-  const prose = stageInProse(lines, compiled);
+  const prose = stageInProse(lines, compiled, runs);
   if (prose) return done(prose.stage, at(prose.line, 'your words', 0.75));
 
   const frames = errorFrames(text, errorLine);
@@ -464,7 +497,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     }
   }
 
-  const started = lastStarted(text, errorLine ?? lines.length, compiled, eventRuns);
+  const started = lastStarted(text, errorLine ?? lines.length, compiled, runs?.events);
   if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }
