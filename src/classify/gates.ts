@@ -98,6 +98,12 @@ export class GatedLines {
     return (this.allLines ??= this.lines.map((_, i) => i));
   }
 
+  /** Whether `g` may match line `i` (one of its literals is there). */
+  mayMatch(g: Gate, i: number): boolean {
+    const found = this.found;
+    return !found || !g.literals || g.literals.some((id) => found[id]?.includes(i) === true);
+  }
+
   /** Whether `g` may match somewhere in the paste. */
   anywhere(g: Gate): boolean {
     const found = this.found;

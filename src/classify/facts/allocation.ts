@@ -77,8 +77,11 @@ export function readAllocation(text: GatedLines): AllocationFacts {
     if (i < last) break;
     const line = lines[i]!;
     if (!/\d/.test(line)) continue;
-    for (const { field, re } of READINGS) {
-      if (out[field] !== undefined) continue;
+    // A joined line's text runs on into the next line, where the readings' literals may be.
+    const whole = joined.includes(i);
+    for (let k = 0; k < READINGS.length; k++) {
+      const { field, re } = READINGS[k]!;
+      if (out[field] !== undefined || (!whole && !text.mayMatch(GATES[k]!, i))) continue;
       const m = re.exec(line);
       if (!m) continue;
       const gb = toGb(m[1]!, m[2]!);

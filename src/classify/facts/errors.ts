@@ -2,7 +2,7 @@
 // which allocator (if any) ran out. "The first line of the exception decides the kind": a wording
 // on the failing exception line outranks the same wording anywhere else in the paste.
 import type { Signature } from '../../kb/schema.ts';
-import { gate, type GatedLines } from '../gates.ts';
+import { gate, type Gate, type GatedLines } from '../gates.ts';
 import { PatternSet } from '../patterns.ts';
 import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
 
@@ -47,21 +47,22 @@ function errorLines(paste: GatedLines): ErrorLine[] {
   const { lines } = paste;
   const out: ErrorLine[] = [];
   let reportType: string | undefined;
+  // A line holds the literals of one or two of the patterns at most: only those can match it.
+  const exec = (g: Gate, line: number) => (paste.mayMatch(g, line) ? g.re.exec(lines[line]!) : null);
   for (const line of paste.linesOf([REPORT_TYPE, REPORT_MESSAGE, PROCESSING, EXECUTING, PY_EXCEPTION])) {
-    const text = lines[line]!;
     let m: RegExpExecArray | null;
-    if ((m = REPORT_TYPE.re.exec(text))) reportType = m[1];
-    if ((m = REPORT_MESSAGE.re.exec(text))) {
+    if ((m = exec(REPORT_TYPE, line))) reportType = m[1];
+    if ((m = exec(REPORT_MESSAGE, line))) {
       out.push({ line, rank: 0, type: reportType, message: m[1]!.trim() || (lines[line + 1] ?? '').trim() });
-    } else if ((m = PROCESSING.re.exec(text))) {
+    } else if ((m = exec(PROCESSING, line))) {
       out.push({ line, rank: 1, message: m[1]!.trim() });
-    } else if ((m = EXECUTING.re.exec(text))) {
+    } else if ((m = exec(EXECUTING, line))) {
       // Old toasts put the message on the next non-empty line.
       let next = line + 1;
       while (next < lines.length && next < line + 4 && !lines[next]!.trim()) next++;
       const message = m[2]!.trim() || (lines[next] ?? '').trim();
       out.push({ line: m[2]!.trim() ? line : next, rank: 1, message });
-    } else if ((m = PY_EXCEPTION.re.exec(text))) {
+    } else if ((m = exec(PY_EXCEPTION, line))) {
       out.push({ line, rank: 2, type: m[1], message: (m[2] ?? '').trim() });
     }
   }
