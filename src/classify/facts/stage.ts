@@ -69,20 +69,33 @@ class HintLists {
     this.index = new LazyIndex(() => runs, 64);
   }
 
-  /** Calls `visit` with each hint that may be in `text` (its run is) and its stage's place in kb order. */
-  private each(text: string, visit: (hint: string, stage: number) => void): void {
+  /**
+   * Calls `visit` with each hint that may be in `text` (its run is) and its stage's place in kb
+   * order. `known`: the runs in `text`, when the caller's pass over the lines found them (the text
+   * is a whole line), so the text need not be read again.
+   */
+  private each(text: string, visit: (hint: string, stage: number) => void, known?: readonly number[]): void {
     for (const m of this.always) visit(m.hint, m.stage);
     // Until the automaton is built, every run may be there.
-    for (const run of this.index.get()?.find(text) ?? this.allRuns) for (const m of this.byRun[run]!) visit(m.hint, m.stage);
+    for (const run of known ?? this.index.get()?.find(text) ?? this.allRuns) for (const m of this.byRun[run]!) visit(m.hint, m.stage);
   }
 
   /** The stages, in kb order, with a hint that `holds` in `text` (`holds` is asked only of hints that may). */
-  stagesIn(text: string, holds: (hint: string) => boolean): Stage[] {
+  stagesIn(text: string, holds: (hint: string) => boolean, known?: readonly number[]): Stage[] {
     const held: boolean[] = [];
-    this.each(text, (hint, stage) => {
-      if (!held[stage] && holds(hint)) held[stage] = true;
-    });
+    this.each(
+      text,
+      (hint, stage) => {
+        if (!held[stage] && holds(hint)) held[stage] = true;
+      },
+      known,
+    );
     return this.stages.filter((_, stage) => held[stage]);
+  }
+
+  /** Whether a line holding the runs `known` (undefined: none) may hold a hint. */
+  mayHold(known: readonly number[] | undefined): boolean {
+    return known !== undefined || this.always.length > 0;
   }
 
   /** The lines that may hold a hint, ascending. */
@@ -92,11 +105,15 @@ class HintLists {
   }
 
   /** The first stage, in kb order, with a hint that `holds` in `text`. */
-  firstIn(text: string, holds: (hint: string) => boolean): Stage | undefined {
+  firstIn(text: string, holds: (hint: string) => boolean, known?: readonly number[]): Stage | undefined {
     let first = this.stages.length;
-    this.each(text, (hint, stage) => {
-      if (stage < first && holds(hint)) first = stage;
-    });
+    this.each(
+      text,
+      (hint, stage) => {
+        if (stage < first && holds(hint)) first = stage;
+      },
+      known,
+    );
     return this.stages[first];
   }
 
@@ -281,11 +298,10 @@ const isProse = (line: string) =>
  * sentence that talks about the failure. Only a line holding a node name's or a phrase's run can
  * name one.
  */
-function stageInProse(lines: readonly string[], compiled: CompiledStages, runs?: StageRuns): { stage: Stage; line: number } | undefined {
+function stageInProse(lines: readonly string[], compiled: CompiledStages, on?: RunsOnLines): { stage: Stage; line: number } | undefined {
   const named: { stage: Stage; line: number; aboutFailure: boolean }[] = [];
-  const naming = runs ? new Set([...compiled.nodes.linesOf(lines, runs.nodes), ...compiled.phrases.linesOf(lines, runs.phrases)]) : undefined;
   lines.forEach((line, i) => {
-    if ((naming && !naming.has(i)) || !isProse(line)) return;
+    if ((on && !compiled.nodes.mayHold(on.nodes[i]) && !compiled.phrases.mayHold(on.phrases[i])) || !isProse(line)) return;
     const stages = new Set<Stage>();
     for (const m of line.matchAll(NODE_WORD)) {
       // A node class name has an upper-case letter past its first ("KSampler", "VAEDecode").
@@ -295,7 +311,7 @@ function stageInProse(lines: readonly string[], compiled: CompiledStages, runs?:
       }
     }
     const folded = fold(line);
-    for (const s of compiled.phrases.stagesIn(line, (p) => atWordStart(folded, p))) stages.add(s);
+    for (const s of compiled.phrases.stagesIn(line, (p) => atWordStart(folded, p), on && (on.phrases[i] ?? NONE))) stages.add(s);
     for (const stage of stages) named.push({ stage, line: i, aboutFailure: MEMORY_TALK.test(line) });
   });
   const distinct = (list: typeof named) => [...new Set(list.map((n) => n.stage))];
@@ -398,20 +414,21 @@ const stageOfModel = (model: string, compiled: CompiledStages) => {
   const lower = model.toLowerCase();
   return compiled.models.firstIn(lower, (pattern) => compiled.globs.get(pattern)!.test(lower));
 };
-const stageOfEvent = (text: string, compiled: CompiledStages) => {
+/** `known`: the event runs in `text`, when it is a line the caller's pass read. */
+const stageOfEvent = (text: string, compiled: CompiledStages, known?: readonly number[]) => {
   let folded: string | undefined;
-  return compiled.events.firstIn(text, (e) => atWordStart((folded ??= fold(text)), e));
+  return compiled.events.firstIn(text, (e) => atWordStart((folded ??= fold(text)), e), known);
 };
 
 /**
  * The last thing the run started before the error: a model ComfyUI was asked to load, a loader
  * announcing itself, or a progress bar (sampling, unless its label says loading or decoding).
  */
-function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, eventRuns?: readonly (number[] | undefined)[]): { stage: Stage; line: number; strength: number } | undefined {
+function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, runs?: StageRuns, on?: RunsOnLines): { stage: Stage; line: number; strength: number } | undefined {
   let last: { stage: Stage; line: number; strength: number } | undefined;
   let requestedUnknown = false;
   // Only lines that may start something can change the answer.
-  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, eventRuns)])].sort((a, b) => a - b);
+  const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, runs?.events)])].sort((a, b) => a - b);
   for (const i of visit) {
     if (i >= end) break;
     const text = paste.lines[i]!;
@@ -434,7 +451,7 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, e
       last = { stage: labelled ?? 'sampling', line: i, strength: requestedUnknown || labelled ? 0.7 : 0.6 };
       continue;
     }
-    const event = stageOfEvent(text, compiled);
+    const event = stageOfEvent(text, compiled, on && (on.events[i] ?? NONE));
     if (event) last = { stage: event, line: i, strength: 0.6 };
   }
   return last;
@@ -447,9 +464,26 @@ export interface StageRuns {
   phrases: readonly (number[] | undefined)[];
 }
 
+/** For each kind of runs, the runs (by index) on each line; undefined where there are none. */
+interface RunsOnLines {
+  events: readonly (number[] | undefined)[];
+  nodes: readonly (number[] | undefined)[];
+  phrases: readonly (number[] | undefined)[];
+}
+const NONE: readonly number[] = [];
+
+function byLine(found: readonly (number[] | undefined)[]): (number[] | undefined)[] {
+  const on: (number[] | undefined)[] = [];
+  found.forEach((lines, run) => {
+    if (lines) for (const i of lines) (on[i] ??= []).push(run);
+  });
+  return on;
+}
+
 /** `runs`: when the caller's pass found them. */
 export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], runs?: StageRuns): StageFacts {
   const { lines } = text;
+  const on = runs && { events: byLine(runs.events), nodes: byLine(runs.nodes), phrases: byLine(runs.phrases) };
   const evidence: StageFacts['evidence'] = {};
   const at = (line: number, source: string, strength: number): Evidence => ({ line, text: lines[line] ?? '', source, strength });
   const found = findNode(text, errorLine, compiled, memoryLines);
@@ -463,7 +497,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
   const byNode = node ? stageOfNode(node, compiled) : undefined;
   if (byNode) return done(byNode, at(found!.line, 'failing node', 1));
 
-  const prose = stageInProse(lines, compiled, runs);
+  const prose = stageInProse(lines, compiled, on);
   if (prose) return done(prose.stage, at(prose.line, 'your words', 0.75));
 
   const frames = errorFrames(text, errorLine);
@@ -486,9 +520,9 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     for (const i of window) {
       // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
       // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure.
-      if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled)) continue;
-      const folded = fold(lines[i]!);
-      const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart(folded, p));
+      if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled, on && (on.events[i] ?? NONE))) continue;
+      let folded: string | undefined;
+      const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart((folded ??= fold(lines[i]!)), p), on && (on.phrases[i] ?? NONE));
       if (hit) return done(hit, at(i, 'words near the error', 0.65));
     }
     // A background thread's error (A1111's memory monitor) did not happen in the run's own stage.
@@ -497,7 +531,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     }
   }
 
-  const started = lastStarted(text, errorLine ?? lines.length, compiled, runs?.events);
+  const started = lastStarted(text, errorLine ?? lines.length, compiled, runs, on);
   if (started) return done(started.stage, at(started.line, 'what the log started last', started.strength));
   return node ? { node, stage: 'other', evidence } : { evidence };
 }
