@@ -491,7 +491,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
   const node = found?.node;
   const done = (stage: Stage, ev: Evidence): StageFacts => {
     evidence.stage = ev;
-    return { ...(node ? { node } : {}), stage, evidence };
+    return node ? { node, stage, evidence } : { stage, evidence };
   };
 
   const byNode = node ? stageOfNode(node, compiled) : undefined;
