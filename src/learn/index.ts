@@ -58,16 +58,22 @@ export class Learner {
     readonly setting: AdaptiveSetting = 'auto',
   ) {}
 
-  private evidence(entry: string): Promise<Evidence[]> {
+  /** One entry's outcomes, or (no entry) every entry's, each row naming its entry. */
+  private evidence(entry: string): Promise<Evidence[]>;
+  private evidence(): Promise<(Evidence & { entry: string })[]>;
+  private evidence(entry?: string): Promise<(Evidence & { entry?: string })[]> {
+    const where = entry === undefined ? sql`` : sql` WHERE entry = ${entry}`;
     return all(
       this.store.db,
-      sql<Evidence>`SELECT context, step, offered, fixed, assumed, failed, not_applied AS "notApplied", moved_on AS "movedOn", skipped FROM step_outcomes WHERE entry = ${entry}`,
+      sql<Evidence & { entry: string }>`SELECT entry, context, step, offered, fixed, assumed, failed, not_applied AS "notApplied", moved_on AS "movedOn", skipped FROM step_outcomes${where}`,
     );
   }
 
-  private async pins(entry: string): Promise<Pin[]> {
-    const rows = await all(this.store.db, sql<{ step: string; place: number | null }>`SELECT step, place FROM step_pins WHERE entry = ${entry}`);
-    return rows.map((p) => ({ step: p.step, ...(p.place !== null ? { place: p.place } : {}) }));
+  /** One entry's pins, or (no entry) every entry's, each naming its entry. */
+  private async pins(entry?: string): Promise<(Pin & { entry: string })[]> {
+    const where = entry === undefined ? sql`` : sql` WHERE entry = ${entry}`;
+    const rows = await all(this.store.db, sql<{ entry: string; step: string; place: number | null }>`SELECT entry, step, place FROM step_pins${where}`);
+    return rows.map((p) => ({ entry: p.entry, step: p.step, ...(p.place !== null ? { place: p.place } : {}) }));
   }
 
   private kbSteps(entry: Entry) {
@@ -104,11 +110,12 @@ export class Learner {
 
   /** Every entry with recorded outcomes: the order learned for it as a whole (expected chances, no draw), with the evidence. */
   async learnedOrders(): Promise<LearnedOrder[]> {
-    const withData = new Set((await all(this.store.db, sql<{ entry: string }>`SELECT DISTINCT entry FROM step_outcomes`)).map((r) => r.entry));
-    const entries = this.kb.entries.filter((e) => withData.has(e.id) && e.steps.length > 1);
-    const read = await Promise.all(entries.map((e) => Promise.all([this.evidence(e.id), this.pins(e.id)])));
-    return entries.map((entry, i) => {
-      const [evidence, pins] = read[i]!;
+    // Two reads for every entry at once: a query per entry costs a round trip each on a server.
+    const [allEvidence, allPins] = await Promise.all([this.evidence(), this.pins()]);
+    const entries = this.kb.entries.filter((e) => e.steps.length > 1 && allEvidence.some((r) => r.entry === e.id));
+    return entries.map((entry) => {
+      const evidence = allEvidence.filter((r) => r.entry === entry.id);
+      const pins = allPins.filter((p) => p.entry === entry.id);
       const { steps, estimates } = orderSteps({ kbSteps: this.kbSteps(entry), evidence, pins });
       const records = this.recorded(entry.id, evidence).steps;
       const byStep = new Map(estimates.map((e) => [e.step, { ...e, ...(records.get(e.step) ?? { tried: 0, fixed: 0, assumed: 0 }) }]));
