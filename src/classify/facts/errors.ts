@@ -156,11 +156,7 @@ export function readErrors(paste: GatedLines, compiled: CompiledSignatures, lite
     signatures: found.sort(),
     primarySignature: primary?.id,
     oom: oom?.kind,
-    exception: exceptionLine && {
-      ...(exceptionLine.type ? { type: exceptionLine.type } : {}),
-      message: exceptionLine.message,
-      line: exceptionLine.line,
-    },
+    exception: exceptionLine && (exceptionLine.type ? { type: exceptionLine.type, message: exceptionLine.message, line: exceptionLine.line } : { message: exceptionLine.message, line: exceptionLine.line }),
     recoveredVaeTiling: hits.has('vae_tiled_retry'),
     memoryLines: [...new Set(found.filter((id) => byId.get(id)!.oom && !byId.get(id)!.benign).flatMap((id) => hits.get(id)!))].sort((a, b) => a - b),
     evidence,

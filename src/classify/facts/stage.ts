@@ -370,7 +370,10 @@ function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
     const code = FRAME.test(next) ? '' : next.trim();
     const { inner, pack } = framePlace(m[1]!);
     // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode |` match.
-    return { text: fold(`${inner}", line in ${m[2]} | ${code}`), path: fold(inner), fn: fold(m[2]!.trim()), ...(pack ? { pack: fold(pack) } : {}), line: i };
+    const text = fold(`${inner}", line in ${m[2]} | ${code}`);
+    const path = fold(inner);
+    const fn = fold(m[2]!.trim());
+    return pack ? { text, path, fn, pack: fold(pack), line: i } : { text, path, fn, line: i };
   };
   const collect = (from: number, to: number) => {
     const out: Frame[] = [];
