@@ -521,6 +521,8 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     const to = Math.min(lines.length - 1, errorLine + 13);
     const window = Array.from({ length: to - from + 1 }, (_, k) => from + k).sort((a, b) => Math.abs(a - errorLine) - Math.abs(b - errorLine));
     for (const i of window) {
+      // Only a line holding a phrase's run can say it.
+      if (on && !compiled.phrases.mayHold(on.phrases[i])) continue;
       // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
       // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure.
       if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled, on && (on.events[i] ?? NONE))) continue;
