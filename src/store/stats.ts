@@ -194,10 +194,14 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
     s.tried += r.tried;
     s.movedOn += r.movedOn;
   }
-  const confirmed = grouped.filter((r) => r.status === 'resolved' && r.resolution === 'confirmed');
-  for (const r of grouped) if (r.status === 'resolved' && r.step !== null) row(r.step)[outcomeOf(r) === 'resolvedConfirmed' ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
-
-  const medianSteps = median([...confirmed.filter((r) => r.steps !== null).map((r) => ({ value: r.steps!, n: r.n })), ...(await archivedFixes(store, 'steps', day, scope))]);
+  const stepsToFix = await archivedFixes(store, 'steps', day, scope);
+  for (const r of grouped) {
+    if (r.status !== 'resolved') continue;
+    const confirmed = outcomeOf(r) === 'resolvedConfirmed';
+    if (r.step !== null) row(r.step)[confirmed ? 'resolvedConfirmed' : 'resolvedAssumed'] += r.n;
+    if (confirmed && r.steps !== null) stepsToFix.push({ value: r.steps, n: r.n });
+  }
+  const medianSteps = median(stepsToFix);
   const tenths = await all(
     db,
     sql<{ value: number; n: number }>`SELECT ${sql.raw(FIX_MEASURES.tenths)} AS value, COUNT(*) AS n FROM ${q.from('cases_fix_tenths')}
@@ -205,7 +209,7 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
   );
   const medianTenths = median([...tenths, ...(await archivedFixes(store, 'tenths', day, scope))]);
 
-  // Per fingerprint and week, from the partial index of migration 008 and the archive's counters.
+  // Per fingerprint and week, from the partial index of migration 009 and the archive's counters.
   const byWeek = await all(
     db,
     sql<{ fingerprint: string; week: number; n: number; entry: string }>`SELECT fingerprint, week, SUM(n) AS n, MIN(entry) AS entry FROM (
