@@ -196,14 +196,21 @@ export class LiteralIndex {
       ends[s]!.push(id);
     });
 
-    // Breadth first: each state's failure link is ready before its children need it.
+    // Breadth first: each state's failure link is ready before its children need it. A state is
+    // kept as its row's offset in the table, doubled, plus 1 when literals end there (its own or,
+    // through its failure link, shorter ones: known as soon as the state is found), so the walk
+    // reads one number per character.
     const states = children.length;
-    const next = new Int32Array(states * columns);
+    const ending = new Uint8Array(states);
+    ending[0] = ends[0]!.length ? 1 : 0;
+    const code = (s: number) => s * columns * 2 + ending[s]!;
+    const next = new Int32Array(states * columns).fill(code(0));
     const fail = new Int32Array(states);
     const out: number[][] = ends.map((e) => [...e]);
     const queue: number[] = [];
     for (const [c, t] of children[0]!) {
-      next[c] = t;
+      ending[t] = ends[t]!.length || ending[0] ? 1 : 0;
+      next[c] = code(t);
       queue.push(t);
     }
     for (let q = 0; q < queue.length; q++) {
@@ -213,14 +220,12 @@ export class LiteralIndex {
       // Where the failure state goes, except where s has a child of its own.
       next.copyWithin(s * columns, f * columns, f * columns + columns);
       for (const [c, t] of children[s]!) {
-        fail[t] = next[f * columns + c]!;
-        next[s * columns + c] = t;
+        fail[t] = (next[f * columns + c]! >> 1) / columns;
+        ending[t] = ends[t]!.length || ending[fail[t]!] ? 1 : 0;
+        next[s * columns + c] = code(t);
         queue.push(t);
       }
     }
-    // A state is kept as its row's offset in the table, doubled, plus 1 when literals end there:
-    // the walk reads one number per character.
-    for (let i = 0; i < next.length; i++) next[i] = next[i]! * columns * 2 + (out[next[i]!]!.length ? 1 : 0);
     this.next = next;
     this.outStart = new Int32Array(states + 1);
     const flat: number[] = [];
