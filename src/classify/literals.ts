@@ -245,12 +245,12 @@ export class LiteralIndex {
   /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
   scan(lines: readonly string[]): (number[] | undefined)[] {
     const found: (number[] | undefined)[] = new Array(this.literals.length);
-    for (let line = 0; line < lines.length; line++) {
-      this.walk(lines[line]!, (id) => {
-        const at = (found[id] ??= []);
-        if (at[at.length - 1] !== line) at.push(line);
-      });
-    }
+    let line = 0;
+    const hit = (id: number) => {
+      const at = (found[id] ??= []);
+      if (at[at.length - 1] !== line) at.push(line);
+    };
+    for (; line < lines.length; line++) this.walk(lines[line]!, hit);
     return found;
   }
 
