@@ -467,14 +467,11 @@ export interface StageRuns {
   phrases: readonly (number[] | undefined)[];
 }
 
-/** For each kind of runs, the runs (by index) on each line; undefined where there are none. */
-interface RunsOnLines {
-  events: readonly (number[] | undefined)[];
-  nodes: readonly (number[] | undefined)[];
-  phrases: readonly (number[] | undefined)[];
-}
+/** The same the other way round: for each kind of runs, the runs (by index) on each line; undefined where there are none. */
+type RunsOnLines = StageRuns;
 const NONE: readonly number[] = [];
 
+/** The runs on each line, from the lines each run is on. */
 function byLine(found: readonly (number[] | undefined)[]): (number[] | undefined)[] {
   const on: (number[] | undefined)[] = [];
   found.forEach((lines, run) => {
