@@ -356,6 +356,47 @@ function framePlace(path: string): { inner: string; pack?: string } {
 }
 
 /**
+ * A frame line, read as far as a reader asks: most readings stop at the innermost frame that
+ * names a stage, and look at few of a frame's parts.
+ */
+class FrameLine implements Frame {
+  private placed?: { inner: string; pack?: string };
+  private parts: { text?: string; path?: string; fn?: string; pack?: string } = {};
+
+  constructor(
+    private readonly m: RegExpExecArray,
+    private readonly next: string,
+    readonly line: number,
+  ) {}
+
+  private get place() {
+    return (this.placed ??= framePlace(this.m[1]!));
+  }
+
+  get text(): string {
+    if (this.parts.text === undefined) {
+      const code = FRAME.test(this.next) ? '' : this.next.trim();
+      // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode |` match.
+      this.parts.text = fold(`${this.place.inner}", line in ${this.m[2]} | ${code}`);
+    }
+    return this.parts.text;
+  }
+
+  get path(): string {
+    return (this.parts.path ??= fold(this.place.inner));
+  }
+
+  get fn(): string {
+    return (this.parts.fn ??= fold(this.m[2]!.trim()));
+  }
+
+  get pack(): string | undefined {
+    const pack = this.place.pack;
+    return pack ? (this.parts.pack ??= fold(pack)) : undefined;
+  }
+}
+
+/**
  * The frames of the traceback that ends in the error, innermost first. Python prints frames
  * above the exception line; ComfyUI's error report puts the message first and the stack below.
  * Frames of another traceback in the same paste (a chained one, an earlier run) are left out.
@@ -365,15 +406,7 @@ function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
   const frameLines = text.linesOf([FRAME_LINE]);
   const frameAt = (i: number): Frame | undefined => {
     const m = FRAME.exec(lines[i]!);
-    if (!m) return undefined;
-    const next = lines[i + 1] ?? '';
-    const code = FRAME.test(next) ? '' : next.trim();
-    const { inner, pack } = framePlace(m[1]!);
-    // Shaped like Python prints it, so kb hints such as `vae.py", line` or `in decode |` match.
-    const text = fold(`${inner}", line in ${m[2]} | ${code}`);
-    const path = fold(inner);
-    const fn = fold(m[2]!.trim());
-    return pack ? { text, path, fn, pack: fold(pack), line: i } : { text, path, fn, line: i };
+    return m ? new FrameLine(m, lines[i + 1] ?? '', i) : undefined;
   };
   const collect = (from: number, to: number) => {
     const out: Frame[] = [];
