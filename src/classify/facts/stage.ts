@@ -361,10 +361,11 @@ function framePlace(path: string): { inner: string; pack?: string } {
  */
 class FrameLine implements Frame {
   private placed?: { inner: string; pack?: string };
-  private parts: { text?: string; path?: string; fn?: string; pack?: string } = {};
+  private readonly parts: { text?: string; path?: string; fn?: string; pack?: string } = {};
 
   constructor(
     private readonly m: RegExpExecArray,
+    /** The line below: the frame's code, unless it is the next frame. */
     private readonly next: string,
     readonly line: number,
   ) {}
