@@ -35,7 +35,7 @@ export interface RunningAdapter {
  */
 export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[], log: Logger): Promise<number> {
   let delivered = 0;
-  const swept = await engine.sweep();
+  const swept = await engine.sweep(adapters.map((a) => a.platform));
   for (const { caseId, messages } of swept) {
     const row = (await store.get(caseId))?.row;
     const adapter = row && adapters.find((r) => r.platform === row.platform);

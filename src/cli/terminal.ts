@@ -47,7 +47,7 @@ export interface TerminalOptions {
 export async function runTerminal(o: TerminalOptions): Promise<number> {
   const origin: Origin = { platform: 'terminal', user: o.user ?? `local:${userInfo().username}`, channel: 'terminal' };
   const { engine, out } = o;
-  for (const { messages } of await engine.sweep()) messages.forEach((m) => out(formatMessage(m)));
+  for (const { messages } of await engine.sweep(['terminal'])) messages.forEach((m) => out(formatMessage(m)));
 
   let caseId: string | undefined;
   /** The case as the last answer left it: only this terminal's user moves it on. */

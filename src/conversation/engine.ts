@@ -508,11 +508,15 @@ export class Engine {
     return this.apply(found, command, c);
   }
 
-  /** Abandons open cases idle for longer than the idle time; returns what to tell each. */
-  async sweep(): Promise<{ caseId: string; messages: Message[] }[]> {
+  /**
+   * Abandons the open cases on `platforms` idle for longer than the idle time; returns what to tell
+   * each. Only a process that can post to a platform sweeps its cases: another one (a Slack bot on
+   * another machine, a terminal on the bot's database) would close them without a word to their users.
+   */
+  async sweep(platforms: readonly string[]): Promise<{ caseId: string; messages: Message[] }[]> {
     const at = this.now();
     const swept: { caseId: string; messages: Message[] }[] = [];
-    for (const caseId of await this.store.idleOpen(at - this.idleMs)) {
+    for (const caseId of await this.store.idleOpen(at - this.idleMs, platforms)) {
       const found = await this.store.get(caseId);
       const messages = found ? await this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [];
       if (messages.length) swept.push({ caseId, messages });

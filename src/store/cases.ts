@@ -180,9 +180,11 @@ export class CaseStore {
     return value<string>(this.db, sql`SELECT id FROM cases WHERE platform = ${platform} AND user_id = ${userId} AND status = 'open'${inChannel} ORDER BY updated_at DESC, rowid DESC LIMIT 1`);
   }
 
-  /** Open cases with no activity since `before`. */
-  async idleOpen(before: number): Promise<string[]> {
-    return (await all<{ id: string }>(this.db, sql`SELECT id FROM cases WHERE status = 'open' AND updated_at < ${before}`)).map((r) => r.id);
+  /** Open cases on `platforms` with no activity since `before`. */
+  async idleOpen(before: number, platforms: readonly string[]): Promise<string[]> {
+    if (!platforms.length) return [];
+    const on = sql.join(platforms.map((p) => sql`${p}`));
+    return (await all<{ id: string }>(this.db, sql`SELECT id FROM cases WHERE status = 'open' AND updated_at < ${before} AND platform IN (${on})`)).map((r) => r.id);
   }
 
   /**

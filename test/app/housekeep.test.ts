@@ -27,7 +27,8 @@ describe('housekeeping', () => {
     const recent = (await engine.open({ platform: 'discord', channel: 'c', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
     clock = Date.now();
 
-    await housekeep(engine, store, [], { db: path, retentionDays: 90 }, capturedLog().log);
+    const discord = { platform: 'discord', deliver: async () => undefined, stop: async () => undefined };
+    await housekeep(engine, store, [discord], { db: path, retentionDays: 90 }, capturedLog().log);
     expect(await store.get(old)).toBeUndefined();
     expect((await store.get(recent))!.row.status).toBe('abandoned');
     expect(await computeStats(store.sql)).toMatchObject({ cases: 2, shares: { abandoned: 1 } });

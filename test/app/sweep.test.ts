@@ -43,4 +43,27 @@ describeStores('the idle sweep', ({ fresh }) => {
     expect(discord.posts[0]!.messages[0]!.blocks[0]!.text).toMatch(/closed after a long time/);
     expect((await store.get(onSlack))!.row.status).toBe('abandoned');
   });
+
+  it("leaves another platform's idle cases to a process that can tell their users", async () => {
+    let clock = 1_000_000;
+    const store = new CaseStore(await openStore(await fresh()));
+    const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
+    const onDiscord = (await engine.open({ platform: 'discord', channel: 'c1', user: 'a' }, sample('cf-0214').text))[0]!.caseId!;
+    const onSlack = (await engine.open({ platform: 'slack', channel: 'C1', user: 'b' }, sample('cf-0009').text))[0]!.caseId!;
+    const inTerminal = (await engine.open({ platform: 'terminal', channel: 'terminal', user: 'local:c' }, sample('cf-0009').text))[0]!.caseId!;
+    const discord = recording('discord');
+    const { log } = capturedLog();
+    clock += 120_000;
+
+    // A Discord-only bot (Slack runs on another machine, the terminal on the same database).
+    expect(await sweepIdle(engine, store, [discord.adapter], log)).toBe(1);
+    expect(discord.posts.map((p) => p.row.id)).toEqual([onDiscord]);
+    expect((await store.get(onSlack))!.row.status).toBe('open');
+    expect((await store.get(inTerminal))!.row.status).toBe('open');
+
+    // The terminal, when it starts, closes its own and says so there.
+    const swept = await engine.sweep(['terminal']);
+    expect(swept.map((s) => s.caseId)).toEqual([inTerminal]);
+    expect((await store.get(onSlack))!.row.status).toBe('open');
+  });
 });

@@ -148,7 +148,7 @@ describeStores('engine', (stores) => {
     await engine.open(bob, vaeDecode);
     await engine.open(bob, 'ValueError: something nobody has seen before at step 3');
     advance(120_000);
-    const swept = await engine.sweep();
+    const swept = await engine.sweep([bob.platform]);
     expect(swept).toHaveLength(2);
     expect(text(swept[0]!.messages)).toMatch(/closed after a long time/);
     const stats = await computeStats(db);
