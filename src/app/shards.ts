@@ -45,7 +45,7 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
     shard.env = { ...process.env, SHARDING_MANAGER: 'true', SHARDING_MANAGER_MODE: 'process', SHARDS: String(shard.id), SHARD_COUNT: String(total), DISCORD_TOKEN: config.token };
     shard.on('death', (child) => {
       const code = 'exitCode' in child ? (child.exitCode ?? child.signalCode) : 'worker';
-      log(`shard ${shard.id} of ${total} ended (${code}); the manager starts it again`);
+      log(`shard ${shard.id} of ${total} ended; the manager starts it again`, new Error(`the shard's process exited (${code})`));
     });
     shard.on('error', (e) => log(`shard ${shard.id} could not be started again`, e));
   });

@@ -44,8 +44,8 @@ export function errorOnly(e: unknown): Record<string, unknown> {
   };
 }
 
-/** The Discord adapter's log calls: a note, or a failure with its error. */
+/** The Discord adapter's log calls: a note (info: "2 shards connected"), or a failure with its error (warn). */
 export const eventLog =
   (log: Logger) =>
   (what: string, err?: unknown): void =>
-    err === undefined ? log.warn(what) : log.warn({ err }, what);
+    err === undefined ? log.info(what) : log.warn({ err }, what);

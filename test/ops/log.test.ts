@@ -1,7 +1,7 @@
 // The log's two forms: JSON lines for collectors, a readable line for a terminal.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/ops/log.ts';
+import { createLogger, eventLog } from '../../src/ops/log.ts';
 
 function into() {
   const chunks: string[] = [];
@@ -23,6 +23,18 @@ describe('the log', () => {
     log.warn({ err, caseId: 'abc' }, 'posting failed');
     const lines = out.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'posting failed', caseId: 'abc', err: { type: 'Error', message: 'Internal Server Error', status: 500, stack: expect.stringContaining('Internal Server Error') } })]);
+  });
+
+  it("logs the Discord adapter's notes at info and its failures at warn", () => {
+    const out = into();
+    const note = eventLog(createLogger({ level: 'info', format: 'json', to: out.to }));
+    note('2 shards connected');
+    note('interaction 1 failed', new Error('Unknown interaction'));
+    const lines = out.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['level'], l['msg']])).toEqual([
+      [30, '2 shards connected'],
+      [40, 'interaction 1 failed'],
+    ]);
   });
 
   it('writes a readable line when asked for the pretty form', () => {
