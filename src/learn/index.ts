@@ -59,9 +59,7 @@ export class Learner {
   ) {}
 
   /** One entry's outcomes, or (no entry) every entry's, each row naming its entry. */
-  private evidence(entry: string): Promise<Evidence[]>;
-  private evidence(): Promise<(Evidence & { entry: string })[]>;
-  private evidence(entry?: string): Promise<(Evidence & { entry?: string })[]> {
+  private evidence(entry?: string): Promise<(Evidence & { entry: string })[]> {
     const where = entry === undefined ? sql`` : sql` WHERE entry = ${entry}`;
     return all(
       this.store.db,

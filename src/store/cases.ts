@@ -183,8 +183,7 @@ export class CaseStore {
   /** Open cases on `platforms` with no activity since `before`. */
   async idleOpen(before: number, platforms: readonly string[]): Promise<string[]> {
     if (!platforms.length) return [];
-    const on = sql.join(platforms.map((p) => sql`${p}`));
-    return (await all<{ id: string }>(this.db, sql`SELECT id FROM cases WHERE status = 'open' AND updated_at < ${before} AND platform IN (${on})`)).map((r) => r.id);
+    return (await all<{ id: string }>(this.db, sql`SELECT id FROM cases WHERE status = 'open' AND updated_at < ${before} AND platform IN (${sql.join(platforms)})`)).map((r) => r.id);
   }
 
   /**
