@@ -245,55 +245,95 @@ export class LiteralIndex {
   /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
   scan(lines: readonly string[]): (number[] | undefined)[] {
     const found: (number[] | undefined)[] = new Array(this.literals.length);
-    let line = 0;
-    const hit = (id: number) => {
-      const at = (found[id] ??= []);
-      if (at[at.length - 1] !== line) at.push(line);
-    };
-    for (; line < lines.length; line++) this.walk(lines[line]!, hit);
+    this.walk(lines.join('\n'), found, true);
     return found;
   }
 
   /** The literals (by index) that occur in one text, each once. */
   find(text: string): number[] {
-    const found: number[] = [];
-    this.walk(text, (id) => {
-      if (!found.includes(id)) found.push(id);
-    });
-    return found;
+    const found: (number[] | undefined)[] = new Array(this.literals.length);
+    this.walk(text, found, false);
+    const ids: number[] = [];
+    for (let id = 0; id < found.length; id++) if (found[id]) ids.push(id);
+    return ids;
   }
 
-  /** Calls `hit` with each literal at each place it ends in `text`. */
-  private walk(text: string, hit: (id: number) => void): void {
+  /**
+   * Records in `found` each literal that ends somewhere in `text`, with the line it is on when
+   * `byLine` (lines split at `\n`, each read from the automaton's start), else on line 0.
+   * The walk reads the text's UTF-8 bytes: a loop over one typed array stays fast, where
+   * `charCodeAt` slows down once it has met the many kinds of string a paste is cut into.
+   */
+  private walk(text: string, found: (number[] | undefined)[], byLine: boolean): void {
     const { next, asciiColumn } = this;
+    const bytes = utf8(text);
     let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code < ASCII) {
-        s = next[(s >> 1) + asciiColumn[code]!]!;
-        if (s & 1) this.report(s >> 1, hit);
+    let line = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b < ASCII) {
+        if (b === 10 && byLine) {
+          line++;
+          s = 0;
+          continue;
+        }
+        s = next[(s >> 1) + asciiColumn[b]!]!;
+        if (s & 1) this.report(s >> 1, found, line);
         continue;
       }
-      // What toLowerCase makes of it, which may be more than one code unit ("İ" -> "i̇").
-      const unit = lowerUnit(code);
-      if (unit > 0) {
-        s = next[(s >> 1) + this.column(unit - 1)]!;
-        if (s & 1) this.report(s >> 1, hit);
-        continue;
+      // A character beyond ASCII, decoded, then taken a UTF-16 unit at a time as a string holds it.
+      let code: number;
+      if (b < 0xe0) code = ((b & 0x1f) << 6) | (bytes[++i]! & 0x3f);
+      else if (b < 0xf0) code = ((b & 0x0f) << 12) | ((bytes[++i]! & 0x3f) << 6) | (bytes[++i]! & 0x3f);
+      else {
+        const point = ((b & 0x07) << 18) | ((bytes[++i]! & 0x3f) << 12) | ((bytes[++i]! & 0x3f) << 6) | (bytes[++i]! & 0x3f);
+        s = this.unit(s, 0xd800 + ((point - 0x10000) >> 10), found, line);
+        code = 0xdc00 + ((point - 0x10000) & 0x3ff);
       }
-      const lower = String.fromCharCode(code).toLowerCase();
-      for (let j = 0; j < lower.length; j++) {
-        s = next[(s >> 1) + this.column(lower.charCodeAt(j))]!;
-        if (s & 1) this.report(s >> 1, hit);
-      }
+      s = this.unit(s, code, found, line);
     }
   }
 
-  /** The literals that end in the state at `offset` in the table. */
-  private report(offset: number, hit: (id: number) => void): void {
-    const state = offset / this.columns;
-    for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) hit(this.outputs[k]!);
+  /** The state after a UTF-16 unit beyond ASCII, read as toLowerCase makes it (which may be more than one unit: "İ" -> "i̇"). */
+  private unit(s: number, code: number, found: (number[] | undefined)[], line: number): number {
+    const lower = lowerUnit(code);
+    if (lower > 0) {
+      s = this.next[(s >> 1) + this.column(lower - 1)]!;
+      if (s & 1) this.report(s >> 1, found, line);
+      return s;
+    }
+    const units = String.fromCharCode(code).toLowerCase();
+    for (let j = 0; j < units.length; j++) {
+      s = this.next[(s >> 1) + this.column(units.charCodeAt(j))]!;
+      if (s & 1) this.report(s >> 1, found, line);
+    }
+    return s;
   }
+
+  /** Records the literals that end in the state at `offset` in the table as found on `line`. */
+  private report(offset: number, found: (number[] | undefined)[], line: number): void {
+    const state = offset / this.columns;
+    for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) {
+      const id = this.outputs[k]!;
+      const at = found[id];
+      if (!at) found[id] = [line];
+      else if (at[at.length - 1] !== line) at.push(line);
+    }
+  }
+}
+
+/** A scratch buffer for the walk's UTF-8, kept between texts unless a text needed more than a megabyte. */
+let scratch = new Uint8Array(1 << 16);
+const encoder = new TextEncoder();
+function utf8(text: string): Uint8Array {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  const room = text.length * 3;
+  if (room > scratch.length) {
+    const buffer = new Uint8Array(room);
+    if (room <= 1 << 20) scratch = buffer;
+    return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+  }
+  return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
 /**

@@ -6,6 +6,7 @@ import { normalize } from '../../src/classify/normalize.ts';
 // Importing the classifier declares every reader's gates.
 import '../../src/classify/classify.ts';
 import { corpus } from '../helpers/corpus.ts';
+import { seeded } from '../../src/learn/random.ts';
 import { classify, kb } from '../helpers/kb.ts';
 
 describe('many literals found in one pass', () => {
@@ -19,6 +20,28 @@ describe('many literals found in one pass', () => {
     const lazy = new LazyIndex(() => ['abc'], 2);
     expect([lazy.get(), lazy.get()]).toEqual([undefined, undefined]);
     expect(lazy.get()?.find('xABCx')).toEqual([0]);
+  });
+
+  it('finds what a lower-cased search finds, in any script and on any line', () => {
+    // Letters from several scripts, a capital whose lower case is two units, an emoji (a surrogate
+    // pair), accents and CJK: the pass reads UTF-8 bytes and must see each as toLowerCase does.
+    const alphabet = ['a', 'B', 'c', ' ', 'İ', 'i', '̇', 'Д', 'д', '显', '存', '😀', 'é', 'É', 'ß', '\t', 'Σ', 'ς', 'σ'];
+    const random = seeded(7);
+    // A character at a time: a whole-string toLowerCase also writes a word's last Σ as ς.
+    const lower = (text: string) => [...text].map((c) => c.toLowerCase()).join('');
+    const pick = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+    const literals = [...new Set(Array.from({ length: 40 }, () => lower(pick(1 + Math.floor(random() * 3)))))];
+    const index = new LiteralIndex(literals);
+    for (let round = 0; round < 200; round++) {
+      const lines = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(Math.floor(random() * 12)));
+      const expected = literals.map((l) => {
+        const at = lines.flatMap((line, i) => (lower(line).includes(l) ? [i] : []));
+        return at.length ? at : undefined;
+      });
+      expect(index.scan(lines)).toEqual(expected);
+      const text = lines.join(' ');
+      expect(index.find(text)).toEqual(literals.flatMap((l, id) => (lower(text).includes(l) ? [id] : [])));
+    }
   });
 
   it('says nothing of a literal the lines lack', () => {
