@@ -1,6 +1,5 @@
 // `comfyoom diagnose`: one paste to a readable or JSON diagnosis, or a JSONL batch in one process.
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Classifier, Diagnosis } from '../classify/classify.ts';
 import type { Kb } from '../kb/load.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
@@ -48,46 +47,63 @@ export async function renderOne(text: string, classify: Classifier, kb: Kb, opts
  * for the whole batch), and writes one result line each; a bad line gets an error line, never a stop.
  */
 export async function runBatch(file: string, classify: Classifier, write: (line: string) => void, raw = false, screenshots = screenshotReader()): Promise<number> {
-  const rl = createInterface({ input: file === '-' ? process.stdin : createReadStream(file), crlfDelay: Infinity });
   let failures = 0;
   let n = 0;
-  try {
-    for await (const line of rl) {
-      n++;
-      if (!line.trim()) continue;
-      let item: { id?: unknown; text?: unknown; file?: unknown };
-      try {
-        item = JSON.parse(line);
-      } catch {
-        failures++;
-        write(JSON.stringify({ id: null, line: n, error: 'not valid JSON' }));
-        continue;
-      }
-      const id = typeof item?.id === 'string' || typeof item?.id === 'number' ? String(item.id) : null;
-      let text = item?.text;
-      if (id !== null && typeof text !== 'string' && typeof item.file === 'string' && item.file !== '-') {
-        try {
-          text = await readPasteOrScreenshot(item.file, screenshots);
-        } catch (e) {
-          failures++;
-          write(JSON.stringify({ id, line: n, error: (e as Error).message }));
-          continue;
-        }
-      }
-      if (id === null || typeof text !== 'string') {
-        failures++;
-        write(JSON.stringify({ id, line: n, error: 'each line needs a string "id" and a string "text" or "file"' }));
-        continue;
-      }
-      const d = classify(text);
-      const { evidence: _perFact, ...facts } = d.facts;
-      write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts: raw ? facts : redactValuesQuickly(facts) }));
+  const fail = (id: string | null, error: string) => {
+    failures++;
+    write(JSON.stringify({ id, line: n, error }));
+  };
+  const answer = (id: string, text: string) => {
+    const d = classify(text);
+    const { evidence: _perFact, ...facts } = d.facts;
+    write(JSON.stringify({ id, category: d.category, entry: d.entry.id, confidence: d.confidence, facts: raw ? facts : redactValuesQuickly(facts) }));
+  };
+  /** One input line; a promise only for a line that names a file, so a batch of texts awaits nothing per line. */
+  const take = (line: string): Promise<void> | undefined => {
+    n++;
+    if (!line.trim()) return;
+    let item: { id?: unknown; text?: unknown; file?: unknown };
+    try {
+      item = JSON.parse(line);
+    } catch {
+      return void fail(null, 'not valid JSON');
     }
+    const id = typeof item?.id === 'string' || typeof item?.id === 'number' ? String(item.id) : null;
+    const text = item?.text;
+    if (id !== null && typeof text !== 'string' && typeof item.file === 'string' && item.file !== '-') {
+      return readPasteOrScreenshot(item.file, screenshots).then(
+        (read) => answer(id, read),
+        (e: Error) => fail(id, e.message),
+      );
+    }
+    if (id === null || typeof text !== 'string') return void fail(id, 'each line needs a string "id" and a string "text" or "file"');
+    answer(id, text);
+  };
+  const input = file === '-' ? process.stdin : createReadStream(file);
+  input.setEncoding('utf8');
+  // Lines end at \n, \r\n or a lone \r, as readline reads them; a \r at the end of a chunk may be
+  // the first half of a \r\n, so it waits for the next one.
+  let rest = '';
+  try {
+    for await (const chunk of input as AsyncIterable<string>) {
+      let text = rest + chunk;
+      const held = text.endsWith('\r') ? '\r' : '';
+      if (held) text = text.slice(0, -1);
+      const lines = text.split(LINE_BREAK);
+      rest = lines.pop()! + held;
+      for (const line of lines) {
+        const reading = take(line);
+        if (reading) await reading;
+      }
+    }
+    if (rest) await take(rest.replace(/\r$/, ''));
   } finally {
     await screenshots.close();
   }
   return failures;
 }
+
+const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
  * At most `limit` bytes of a file or stdin, or a clear refusal: the same cap as a file sent in

@@ -94,8 +94,15 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const [kb, { createClassifier }, { diagnoseFiles, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
-          const failures = await runBatch(values.batch, classify, out, values.raw ?? false);
-          return failures ? 1 : 0;
+          // Result lines go out in blocks: one write per line costs a system call each.
+          const block: string[] = [];
+          const flush = () => block.length && out(block.splice(0).join('\n'));
+          try {
+            const failures = await runBatch(values.batch, classify, (line) => block.push(line) >= 256 && flush(), values.raw ?? false);
+            return failures ? 1 : 0;
+          } finally {
+            flush();
+          }
         }
         const failures = await diagnoseFiles(positionals, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }, out);
         return failures ? 1 : 0;

@@ -64,6 +64,15 @@ describe('comfyoom CLI', () => {
     expect(r.status).toBe(1);
   });
 
+  it('reads batch lines ended by \\n, \\r\\n or a lone \\r, numbering them as a text editor does', () => {
+    const ok = (id: string) => JSON.stringify({ id, text: 'torch.OutOfMemoryError: CUDA out of memory.' });
+    // 1 a, 2 blank, 3 b, 4 not JSON, 5 c without a final line break, each kind of break between.
+    const r = run(['diagnose', '--batch', '-'], `${ok('a')}\r\n\r\n${ok('b')}\rnot json\n${ok('c')}`);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((o) => o.id ?? `error at ${o.line}`)).toEqual(['a', 'b', 'error at 4', 'c']);
+    expect(out.filter((o) => o.category).every((o) => o.category === 'oom_gpu_other')).toBe(true);
+  });
+
   it('refuses a binary file and an unknown language with a clear message', () => {
     const bad = run(['diagnose', file('shot.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]))]);
     expect(bad.status).toBe(2);
