@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKb } from '../src/kb/load.ts';
-import { createClassifier, type Classifier } from '../src/classify/classify.ts';
+import type { Kb } from '../src/kb/load.ts';
+import type { Classifier } from '../src/classify/classify.ts';
 import { LIMITS } from '../src/classify/normalize.ts';
 import { MB, type BenchResult, fmtBytes, fmtMs, fmtRatio, getGc, median, percentile, round, table, timeOnce, timeRuns } from './lib/measure.ts';
 import { seeded } from '../src/learn/random.ts';
@@ -204,10 +204,7 @@ function batchAgainstKeywords() {
   const bytes = statSync(file).size;
   const pastes = copies * lines.length;
   const bin = join(ROOT, 'bin', 'comfyoom.mjs');
-  // The bin runs the compiled dist/ only while it is as new as every source (tsx otherwise): say which ran.
-  const newest = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((t, e) => Math.max(t, e.isDirectory() ? newest(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs), 0);
-  const built = join(ROOT, 'dist', '.built');
-  const compiled = existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'));
+  const compiled = distIsFresh();
   wallMs([bin, 'diagnose', '--batch', file]);
   const cli: number[] = [];
   const keywords: number[] = [];
@@ -225,9 +222,26 @@ function batchAgainstKeywords() {
 
 // ---------------------------------------------------------------- bench
 
+/** Whether dist/ is as new as every source: then the bin (and the bot) run it, and tsx otherwise. */
+function distIsFresh(): boolean {
+  const newest = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((t, e) => Math.max(t, e.isDirectory() ? newest(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs), 0);
+  const built = join(ROOT, 'dist', '.built');
+  return existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'));
+}
+
+/** The classifier users run: the compiled one by the bin's rule, so the figures are not tsx's (its transform wraps every closure it creates). */
+async function usersClassifier(kbDir: string | undefined): Promise<{ classify: Classifier; compiled: boolean }> {
+  const compiled = distIsFresh();
+  const from = compiled ? '../dist/' : '../src/';
+  const ext = compiled ? 'js' : 'ts';
+  const { loadKb } = (await import(`${from}kb/load.${ext}`)) as { loadKb: (dir?: string) => Kb };
+  const { createClassifier } = (await import(`${from}classify/classify.${ext}`)) as { createClassifier: (kb: Kb) => Classifier };
+  return { classify: createClassifier(loadKb(kbDir)), compiled };
+}
+
 export async function benchClassifier(): Promise<BenchResult> {
   const kbDir = process.env.COMFYOOM_KB || undefined;
-  const classify = createClassifier(loadKb(kbDir));
+  const { classify, compiled } = await usersClassifier(kbDir);
   const corpus = loadCorpus();
   const { texts, bytes } = replicate(corpus, CORPUS_TARGET_BYTES);
 
@@ -237,7 +251,7 @@ export async function benchClassifier(): Promise<BenchResult> {
   // Memory first, while the heap and RSS have not yet been grown by the timed passes.
   const mem = memoryWhileClassifying(classify, texts);
 
-  console.log(`\nclassifier — corpus: ${corpus.length} pastes replicated to ${texts.length} (${fmtBytes(bytes)}), median of ${CORPUS_RUNS} runs`);
+  console.log(`\nclassifier — corpus: ${corpus.length} pastes replicated to ${texts.length} (${fmtBytes(bytes)}), median of ${CORPUS_RUNS} runs, ${compiled ? 'the compiled dist/ as the bin runs it' : 'the sources through tsx (dist/ is older than them: npm run build)'}`);
   const cls = corpusPass(texts, bytes, classify, CORPUS_RUNS);
   const base = corpusPass(texts, bytes, baseline, CORPUS_RUNS, 20);
   const ratio = { total: cls.totalMs / base.totalMs, median: cls.medianMs / base.medianMs, p95: cls.p95Ms / base.p95Ms };
@@ -322,6 +336,7 @@ export async function benchClassifier(): Promise<BenchResult> {
       node: process.version,
       kb: kbDir ?? 'default',
       baseline: '/out of memory/gi matchAll over the same text',
+      compiled,
       corpus: {
         pastes: corpus.length,
         replicatedPastes: texts.length,

@@ -156,6 +156,8 @@ export class PatternSet {
     const hits: { pattern: number; line: number }[] = [];
     let text: Buffer | undefined;
     let starts: number[] | undefined;
+    // A line several patterns try is encoded once.
+    const bytes: Buffer[] = [];
     for (let pattern = 0; pattern < this.sources.length; pattern++) {
       const ids = this.literals[pattern];
       if (ids && !anyFound(ids, found)) continue;
@@ -171,7 +173,7 @@ export class PatternSet {
           if (allOf && !allOf.every((set) => set.some((id) => found[id]?.includes(line)))) continue;
           // The line's own bytes: RE2 turns a string into UTF-8 at every call, more slowly, and the
           // few lines tested cost less to encode than the whole text with every line's offset.
-          if (re.test(Buffer.from(lines[line]!, 'utf8'))) hits.push({ pattern, line });
+          if (re.test((bytes[line] ??= Buffer.from(lines[line]!, 'utf8')))) hits.push({ pattern, line });
         }
         continue;
       }
