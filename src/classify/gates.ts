@@ -1,7 +1,7 @@
 // The project's own per-line patterns, each with the literals one of which every match holds:
 // one pass over a paste (literals.ts) finds the lines where each pattern can match at all, and a
 // pattern runs on those lines only. Most patterns look for something most pastes never say.
-import { requiredLiterals } from './literals.ts';
+import { requiredLiterals, union } from './literals.ts';
 
 /** A pattern, and the ids of its literals (none: it may match any line; read when an index is first built). */
 export interface Gate {
@@ -77,21 +77,17 @@ export class GatedLines {
 
   /** The lines where any of `gates` may match, ascending. */
   linesOf(gates: readonly Gate[]): readonly number[] {
-    let one: number[] | undefined;
-    let many: number[] | undefined;
     const found = this.found;
     if (!found) return this.every;
+    let lines: readonly number[] | undefined;
     for (const g of gates) {
       if (!g.literals) return this.every;
       for (const id of g.literals) {
         const at = found[id];
-        if (!at) continue;
-        if (!one) one = at;
-        else (many ??= [...one]).push(...at);
+        if (at) lines = lines ? union(lines, at) : at;
       }
     }
-    if (!many) return one ?? [];
-    return [...new Set(many)].sort((a, b) => a - b);
+    return lines ?? [];
   }
 
   private get every(): readonly number[] {

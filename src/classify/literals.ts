@@ -336,6 +336,18 @@ function utf8(text: string): Uint8Array {
   return scratch.subarray(0, encoder.encodeInto(text, scratch).written);
 }
 
+/** The numbers of two ascending lists, ascending and each once (the lists themselves are left as they are). */
+export function union(a: readonly number[], b: readonly number[]): readonly number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (out.length === 0 || out[out.length - 1] !== x) out.push(x);
+  }
+  return out;
+}
+
 /**
  * A LiteralIndex built only once it has been asked for more than `after` times. Building one
  * takes tens of milliseconds (more when the process is young), more than a few pastes gain from

@@ -5,7 +5,7 @@
 // check a pattern needs.
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
-import { requiredLiteralSets, requiredLiterals } from './literals.ts';
+import { requiredLiteralSets, requiredLiterals, union } from './literals.ts';
 
 export { requiredLiterals };
 
@@ -161,7 +161,7 @@ export class PatternSet {
     for (let pattern = 0; pattern < this.sources.length; pattern++) {
       const ids = this.literals[pattern];
       if (ids && !anyFound(ids, found)) continue;
-      const at = ids && (ids.length === 1 ? found[ids[0]!]! : [...new Set(ids.flatMap((id) => found[id] ?? []))].sort((a, b) => a - b));
+      const at = ids && ids.reduce<readonly number[] | undefined>((lines, id) => (!found[id] ? lines : lines ? union(lines, found[id]) : found[id]), undefined);
       if (this.plain[pattern]) {
         for (const line of at!) hits.push({ pattern, line });
         continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LazyIndex, LiteralIndex, requiredLiteralSets, requiredLiterals } from '../../src/classify/literals.ts';
+import { LazyIndex, LiteralIndex, requiredLiteralSets, requiredLiterals, union } from '../../src/classify/literals.ts';
 import { createClassifier } from '../../src/classify/classify.ts';
 import { declaredGates } from '../../src/classify/gates.ts';
 import { normalize } from '../../src/classify/normalize.ts';
@@ -43,6 +43,14 @@ describe('many literals found in one pass', () => {
       const text = lines.join(' ');
       expect(index.find(text)).toEqual(literals.flatMap((l, id) => (lower(text).includes(l) ? [id] : [])));
     }
+  });
+
+  it('merges the lines of several literals ascending, each once, leaving the lists as they were', () => {
+    const a = [1, 3, 5];
+    const b = [0, 3, 6, 7];
+    expect(union(a, b)).toEqual([0, 1, 3, 5, 6, 7]);
+    expect(union([], b)).toEqual(b);
+    expect([a, b]).toEqual([[1, 3, 5], [0, 3, 6, 7]]);
   });
 
   it('says nothing of a literal the lines lack', () => {
