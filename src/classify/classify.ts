@@ -1,8 +1,8 @@
 // Paste in, diagnosis out: normalize, read the facts, then let every kb entry's rule vote.
 // The most specific entry that holds wins (ties go to the higher priority), never the first match.
 import type { Kb } from '../kb/load.ts';
-import type { Entry } from '../kb/schema.ts';
-import { evaluate } from './conditions.ts';
+import type { Entry, FactName } from '../kb/schema.ts';
+import { run } from './conditions.ts';
 import { compileReader, extractFacts, type Evidence, type Facts } from './facts/index.ts';
 import { normalize } from './normalize.ts';
 
@@ -37,6 +37,12 @@ export type Classifier = (text: string) => Diagnosis;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** An entry and the fact tests of it that held. */
+interface Scored {
+  entry: Entry;
+  held: FactName[];
+}
+
 /** Rules over facts: which kb entry a set of facts makes true, however the facts were learned. */
 export type Judge = (facts: Facts, opts?: { truncated?: boolean }) => Diagnosis;
 
@@ -50,13 +56,20 @@ export function createJudge(kb: Kb): Judge {
 
   return (facts, opts = {}) => {
     const truncated = opts.truncated ?? false;
-    const scored = kb.entries.map((entry) => ({ entry, result: evaluate(entry.match, facts) }));
-    const holds = scored
-      .filter((s) => s.result.truth === true)
-      .sort((a, b) => b.result.held.length - a.result.held.length || b.entry.priority - a.entry.priority);
+    // Most entries are false for a paste: only those that hold, or come near, are kept.
+    const holds: Scored[] = [];
+    const possible: Scored[] = [];
+    const scratch: FactName[] = [];
+    for (const entry of kb.entries) {
+      if (scratch.length) scratch.length = 0;
+      const truth = run(entry.match, facts, scratch);
+      if (truth === true) holds.push({ entry, held: scratch.slice() });
+      else if (truth === undefined && scratch.length > 0) possible.push({ entry, held: scratch.slice() });
+    }
+    holds.sort((a, b) => b.held.length - a.held.length || b.entry.priority - a.entry.priority);
     const winner = holds[0];
     const entry = winner?.entry ?? fallback;
-    const held = winner?.result.held ?? [];
+    const held = winner?.held ?? [];
 
     const evidence: EvidenceLine[] = [];
     const seenLines = new Set<number>();
@@ -76,11 +89,10 @@ export function createJudge(kb: Kb): Judge {
     if (truncated) confidence *= 0.95;
 
     const runnersUp: Candidate[] = [
-      ...holds.slice(1).map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'holds' as const })),
-      ...scored
-        .filter((s) => s.result.truth === undefined && s.result.held.length > 0)
-        .sort((a, b) => b.result.held.length - a.result.held.length)
-        .map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.result.held.length, match: 'possible' as const })),
+      ...holds.slice(1).map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.held.length, match: 'holds' as const })),
+      ...possible
+        .sort((a, b) => b.held.length - a.held.length)
+        .map((s) => ({ entry: s.entry.id, category: s.entry.category, specificity: s.held.length, match: 'possible' as const })),
     ]
       .filter((c) => c.category !== entry.category)
       .filter((c, i, all) => all.findIndex((x) => x.category === c.category) === i)

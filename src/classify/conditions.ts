@@ -47,9 +47,10 @@ export function evaluate(c: Condition, facts: Facts): Evaluation {
 
 /**
  * `c`'s truth, with the fact tests that held appended to `held` (nothing appended for a false
- * result): one array for the whole tree, where a result per node would allocate its own.
+ * result): one array for the whole tree, where a result per node would allocate its own (and
+ * one for many conditions in turn, for a caller that keeps only a few of their results).
  */
-function run(c: Condition, facts: Facts, held: FactName[]): Truth {
+export function run(c: Condition, facts: Facts, held: FactName[]): Truth {
   if ('fact' in c) {
     const truth = leaf(c, facts);
     if (truth === true) held.push(c.fact);
