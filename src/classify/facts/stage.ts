@@ -263,10 +263,8 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   const title = dialogTitle(lines, errorLine);
   if (title) return title;
   // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError...").
-  for (const word of lines[errorLine]!.split(/[\s:]{1,4}/)) {
-    if (/^[A-Z][A-Za-z0-9]{3,60}\+?$/.test(word) && /[a-z]/.test(word) && !/error|exception/i.test(word) && stageOfNode(word, compiled)) {
-      return { node: word, line: errorLine };
-    }
+  for (const [word] of lines[errorLine]!.matchAll(CAPITALISED_WORD)) {
+    if (/[a-z]/.test(word) && !/error|exception/i.test(word) && stageOfNode(word, compiled)) return { node: word, line: errorLine };
   }
   // The same failure shown twice (the UI's dialog pasted above the console's traceback): the
   // dialog's title names the node, if it is a node we know.
@@ -276,6 +274,9 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   }
   return undefined;
 }
+
+/** A word (between blanks and colons) that could be a node's class name: one search of the line, where testing every word cost a search each. */
+const CAPITALISED_WORD = /(?<![^\s:])[A-Z][A-Za-z0-9]{3,60}\+?(?![^\s:])/g;
 
 /** Whether `re` (global) matches `text` at least `n` times: counted without collecting the matches. */
 function matchesAtLeast(re: RegExp, text: string, n: number): boolean {
