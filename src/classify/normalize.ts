@@ -86,11 +86,74 @@ const OCR_FOLDS: [RegExp, string][] = [
 ];
 const ANY_OCR_FOLD = anyOf(OCR_FOLDS.map(([re]) => re));
 
-function foldOcrConfusions(line: string): string {
+export function foldOcrConfusions(line: string): string {
   if (!ANY_OCR_FOLD.test(line)) return line;
   let out = line;
   for (const [re, to] of OCR_FOLDS) out = out.replace(re, to);
   return out;
+}
+
+/**
+ * The kinds of character the folds below are made of, per byte of UTF-8: 1 a letter, 2 a digit,
+ * 3 the digit 0, 4 the digit 1, 5 `|`, 6 O or o, 7 l or I, 8 what decoding may turn into
+ * anything (an escape, an entity's `&`, any byte beyond ASCII, © among them), 9 a line break.
+ */
+const KIND = new Uint8Array(256).fill(8);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  KIND[c] = ch === '0' ? 3 : ch === '1' ? 4 : ch === '|' ? 5 : 'Oo'.includes(ch) ? 6 : 'lI'.includes(ch) ? 7 : /[A-Za-z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : ch === '\x1b' || ch === '&' ? 8 : ch === '\n' || ch === '\r' ? 9 : 0;
+}
+/** What a line's bytes say of it (bits): an OCR fold may change it; it needs decoding. */
+export const MAY_FOLD = 1;
+export const NEEDS_DECODING = 2;
+/** For a kind after a kind (16 × before + after): MAY_FOLD where the pair is one every fold needs some pair of. */
+const PAIR = new Uint8Array(256);
+{
+  const letters = [1, 6, 7];
+  const digits = [2, 3, 4];
+  const mark = (before: number[], after: number[]) => before.forEach((b) => after.forEach((a) => (PAIR[b * 16 + a] = 1)));
+  mark(letters, [3, 4, 5]); // a letter then 0, 1 or |: "Out0fMemory", "Fi1e"
+  mark([3], letters); // 0 then a letter: "0ut"
+  mark(digits, [5, 6, 7]); // a digit then O, o, l, I or |: "2O48", "1l.00"
+  mark([5, 7], digits); // l, I or | then a digit: "l6.00 GiB"
+  for (let k = 0; k < 16; k++) PAIR[k * 16 + 8] = MAY_FOLD | NEEDS_DECODING;
+}
+const utf8 = new TextEncoder();
+/** Kept between pastes unless one needed more than a megabyte. */
+let scratch = new Uint8Array(1 << 16);
+
+/**
+ * For each line of `text` (split as normalize splits it), whether it needs decoding (it holds an
+ * escape, an entity's `&` or anything beyond ASCII; a plain ASCII line does not), and whether an
+ * OCR fold could change what it cleans to: it holds a pair of characters every fold needs one
+ * of, or what decoding may turn into one. Stripping and splitting a line only take characters
+ * away, so they make no new pair. One loop over the text's bytes: the folds' own pattern costs a
+ * search of every line, the most of normalizing, and few lines hold such a pair.
+ */
+export function lineMarks(text: string): Uint8Array {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; a buffer over a megabyte is not kept.
+  const room = text.length * 3;
+  const bytes = room <= scratch.length ? scratch : new Uint8Array(room);
+  if (room > scratch.length && room <= 1 << 20) scratch = bytes;
+  const end = utf8.encodeInto(text, bytes).written;
+  const lines: number[] = [];
+  let marks = 0;
+  let prev = 0;
+  for (let i = 0; i < end; i++) {
+    const kind = KIND[bytes[i]!]!;
+    if (kind === 9) {
+      lines.push(marks);
+      marks = 0;
+      prev = 0;
+      // \r\n is one break.
+      if (bytes[i] === 13 && bytes[i + 1] === 10) i++;
+      continue;
+    }
+    marks |= PAIR[(prev << 4) | kind]!;
+    prev = kind;
+  }
+  lines.push(marks);
+  return Uint8Array.from(lines);
 }
 
 const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
@@ -146,14 +209,18 @@ function decodeLine(line: string): string {
   return text;
 }
 
-/** The clean lines one raw line makes, added to `out`. */
-function cleanLine(raw: string, out: string[]): void {
+/** The clean lines one raw line makes, added to `out`; `marks`: what its bytes say of it (lineMarks). */
+function cleanLine(raw: string, marks: number, out: string[]): void {
+  const mayFold = (marks & MAY_FOLD) !== 0;
   for (const line of unglue(raw)) {
     const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
-    const decoded = decodeLine(cut);
+    const decoded = marks & NEEDS_DECODING ? decodeLine(cut) : cut;
     // A glued timestamp ends in " - ": a line without one has none to take apart.
     const text = decoded.includes(' - ') ? decoded.replace(GLUED_TIMESTAMP, '$1\n') : decoded;
-    for (const l of text.includes('\n') ? text.split('\n') : [text]) out.push(foldOcrConfusions(stripWrapping(l)).trimEnd());
+    for (const l of text.includes('\n') ? text.split('\n') : [text]) {
+      const stripped = stripWrapping(l);
+      out.push((mayFold ? foldOcrConfusions(stripped) : stripped).trimEnd());
+    }
   }
 }
 
@@ -170,11 +237,13 @@ export function normalize(input: string): Normalized {
   }
   // A string split costs a fraction of a pattern's, and most pastes hold no `\r`.
   let lines = text.includes('\r') ? text.split(/\r\n?|\n/) : text.split('\n');
+  let marks = lineMarks(text);
   if (lines.length > LIMITS.maxLines) {
     lines = keepHeadAndTail(lines, LIMITS.maxLines, '…');
+    marks = Uint8Array.from(keepHeadAndTail([...marks], LIMITS.maxLines, MAY_FOLD | NEEDS_DECODING));
     truncated = true;
   }
   const clean: string[] = [];
-  for (const line of lines) cleanLine(line, clean);
+  for (let i = 0; i < lines.length; i++) cleanLine(lines[i]!, marks[i]!, clean);
   return { lines: stripServicePrefixes(clean), truncated, originalChars };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, normalize } from '../../src/classify/normalize.ts';
+import { LIMITS, MAY_FOLD, NEEDS_DECODING, foldOcrConfusions, lineMarks, normalize } from '../../src/classify/normalize.ts';
+import { seeded } from '../../src/learn/random.ts';
 
 const lines = (s: string) => normalize(s).lines.filter((l) => l !== '');
 
@@ -37,6 +38,22 @@ describe('normalize', () => {
     expect(lines('2.7.0+cu128 fp16 gfx1100 cuda:0')).toEqual(['2.7.0+cu128 fp16 gfx1100 cuda:0']);
     expect(lines('0utOfMemoryError 2O48 MB')).toEqual(['outOfMemoryError 2048 MB']);
     expect(lines('an 00M error occurs, 0OMED twice; 1000M and 00MB stay')).toEqual(['an OOM error occurs, OOMED twice; 1000M and 00MB stay']);
+  });
+
+  it('marks every line an OCR fold changes, or that needs decoding, from its bytes alone', () => {
+    // The characters of every fold, and what decoding turns into them (entities, escapes, full-width forms).
+    const alphabet = ['a', 'Z', 'M', 'O', 'o', 'l', 'I', '0', '1', '7', '|', ' ', '.', '(', ':', '©', '&', '#48;', '\x1b[0m', '中', 'Ｏ', '０', '\r', '\n', '\r\n', 'GiB', 'OOM'];
+    const random = seeded(11);
+    for (let round = 0; round < 3000; round++) {
+      const text = Array.from({ length: Math.floor(random() * 14) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+      const raw = text.split(/\r\n?|\n/);
+      const marks = lineMarks(text);
+      expect(marks.length).toBe(raw.length);
+      raw.forEach((line, i) => {
+        if (!(marks[i]! & MAY_FOLD)) expect(foldOcrConfusions(line)).toBe(line);
+        if (!(marks[i]! & NEEDS_DECODING)) expect(line).toMatch(/^[\x00-\x1a\x1c-\x25\x27-\x7f]*$/);
+      });
+    }
   });
 
   it('turns full-width punctuation into ASCII (Chinese consoles)', () => {
