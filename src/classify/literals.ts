@@ -149,70 +149,91 @@ function lowerUnit(code: number): number {
   return known;
 }
 
+/** The table's numbers: 16 bits while the states allow (the table then takes half the cache). */
+type Table = Uint16Array | Int32Array;
+
 export class LiteralIndex {
-  /** Row offset (see below) × column -> next state: the automaton with its failure links folded in. */
-  private readonly next: Int32Array;
   /**
-   * A column per character some literal holds, and column 0 for every other one (which leads
-   * back to the start from anywhere): a table of this width stays small enough to sit in cache.
-   * ASCII capitals share their lower case's column.
+   * State × column -> the next state, for ASCII: the automaton with its failure links folded in.
+   * A state is kept as its number, doubled, plus 1 when literals end there (its own or, through
+   * its failure link, shorter ones), so the walk reads one number per character.
    */
-  private readonly columns: number;
+  private readonly next: Table;
+  /**
+   * log2 of the table's width: a column per ASCII character some literal holds, and column 0 for
+   * every other one (which leads back to the start from anywhere), rounded up to a power of two
+   * so that a row is found by a shift. Only ASCII has columns: the walk spends its time waiting
+   * on memory once the table outgrows the cache, and a row per state for every CJK character of
+   * the kb's phrases made it six times the size. The few characters beyond ASCII a paste holds
+   * take the failure links instead (`wideChild`, `fail`).
+   */
+  private readonly shift: number;
+  /** ASCII capitals share their lower case's column. */
   private readonly asciiColumn: Uint8Array;
-  private readonly wideColumn: Map<number, number>;
+  /** state × 0x10000 + a UTF-16 unit beyond ASCII -> the trie's child there. */
+  private readonly wideChild: Map<number, number>;
+  private readonly fail: Int32Array;
+  /** Per state, whether literals end there (1) or not (0). */
+  private readonly ending: Uint8Array;
   /** Per state, the literals that end there (its own and, through failure links, shorter ones): outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outputs: Int32Array;
 
   /** `literals` lower-cased, as `String.prototype.toLowerCase` makes them. */
   constructor(readonly literals: readonly string[]) {
-    const chars = [...new Set(literals.join(''))].map((c) => c.charCodeAt(0));
+    const ascii = [...new Set(literals.join(''))].map((c) => c.charCodeAt(0)).filter((code) => code < ASCII);
     this.asciiColumn = new Uint8Array(ASCII);
-    this.wideColumn = new Map();
-    chars.forEach((code, k) => {
-      if (code >= ASCII) this.wideColumn.set(code, k + 1);
-      else this.asciiColumn[code] = k + 1;
-    });
+    ascii.forEach((code, k) => (this.asciiColumn[code] = k + 1));
     for (let c = 65; c <= 90; c++) this.asciiColumn[c] = this.asciiColumn[c + 32]!;
-    const columns = chars.length + 1;
-    this.columns = columns;
+    const shift = (this.shift = Math.ceil(Math.log2(ascii.length + 1)));
+    const columns = 1 << shift;
 
-    // The trie, as sparse children first.
+    // The trie, as sparse children first: ASCII by column, the rest by state and unit.
     const children: Map<number, number>[] = [new Map()];
+    const wide: number[][] = [[]];
+    const wideChild = (this.wideChild = new Map());
     const ends: number[][] = [[]];
     literals.forEach((literal, id) => {
       let s = 0;
       for (let i = 0; i < literal.length; i++) {
-        const c = this.column(literal.charCodeAt(i));
-        let t = children[s]!.get(c);
+        const unit = literal.charCodeAt(i);
+        const key = unit < ASCII ? this.asciiColumn[unit]! : s * 0x10000 + unit;
+        let t = unit < ASCII ? children[s]!.get(key) : wideChild.get(key);
         if (t === undefined) {
           t = children.length;
           children.push(new Map());
+          wide.push([]);
           ends.push([]);
-          children[s]!.set(c, t);
+          if (unit < ASCII) children[s]!.set(key, t);
+          else {
+            wideChild.set(key, t);
+            wide[s]!.push(unit);
+          }
         }
         s = t;
       }
       ends[s]!.push(id);
     });
 
-    // Breadth first: each state's failure link is ready before its children need it. A state is
-    // kept as its row's offset in the table, doubled, plus 1 when literals end there (its own or,
-    // through its failure link, shorter ones: known as soon as the state is found), so the walk
-    // reads one number per character.
+    // Breadth first: each state's failure link, and so whether literals end there, is ready
+    // before its children need it.
     const states = children.length;
-    const ending = new Uint8Array(states);
+    const ending = (this.ending = new Uint8Array(states));
     ending[0] = ends[0]!.length ? 1 : 0;
-    const code = (s: number) => s * columns * 2 + ending[s]!;
-    const next = new Int32Array(states * columns).fill(code(0));
-    const fail = new Int32Array(states);
+    const next = (this.next = states * 2 < 0x10000 ? new Uint16Array(states * columns) : new Int32Array(states * columns));
+    next.fill(ending[0]);
+    const fail = (this.fail = new Int32Array(states));
     const out: number[][] = ends.map((e) => [...e]);
     const queue: number[] = [];
-    for (const [c, t] of children[0]!) {
-      ending[t] = ends[t]!.length || ending[0] ? 1 : 0;
-      next[c] = code(t);
+    const reached = (t: number) => {
+      ending[t] = ends[t]!.length || ending[fail[t]!] ? 1 : 0;
       queue.push(t);
+    };
+    for (const [c, t] of children[0]!) {
+      reached(t);
+      next[c] = t * 2 + ending[t]!;
     }
+    for (const unit of wide[0]!) reached(wideChild.get(unit)!);
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
       const f = fail[s]!;
@@ -220,13 +241,16 @@ export class LiteralIndex {
       // Where the failure state goes, except where s has a child of its own.
       next.copyWithin(s * columns, f * columns, f * columns + columns);
       for (const [c, t] of children[s]!) {
-        fail[t] = (next[f * columns + c]! >> 1) / columns;
-        ending[t] = ends[t]!.length || ending[fail[t]!] ? 1 : 0;
-        next[s * columns + c] = code(t);
-        queue.push(t);
+        fail[t] = next[f * columns + c]! >> 1;
+        reached(t);
+        next[s * columns + c] = t * 2 + ending[t]!;
+      }
+      for (const unit of wide[s]!) {
+        const t = wideChild.get(s * 0x10000 + unit)!;
+        fail[t] = this.wideStep(f, unit);
+        reached(t);
       }
     }
-    this.next = next;
     this.outStart = new Int32Array(states + 1);
     const flat: number[] = [];
     for (let s = 0; s < states; s++) {
@@ -237,9 +261,14 @@ export class LiteralIndex {
     this.outputs = Int32Array.from(flat);
   }
 
-  /** The column of a code unit already lower-cased. */
-  private column(code: number): number {
-    return code < ASCII ? this.asciiColumn[code]! : (this.wideColumn.get(code) ?? 0);
+  /** The state after a unit beyond ASCII from state `s` (by number): its child there, or its failure state's. */
+  private wideStep(s: number, unit: number): number {
+    for (;;) {
+      const t = this.wideChild.get(s * 0x10000 + unit);
+      if (t !== undefined) return t;
+      if (s === 0) return 0;
+      s = this.fail[s]!;
+    }
   }
 
   /** For each literal (by index), the lines it occurs on, ascending; undefined where it occurs nowhere. */
@@ -265,7 +294,7 @@ export class LiteralIndex {
    * `charCodeAt` slows down once it has met the many kinds of string a paste is cut into.
    */
   private walk(text: string, found: (number[] | undefined)[], byLine: boolean): void {
-    const { next, asciiColumn } = this;
+    const { next, asciiColumn, shift } = this;
     const bytes = utf8(text);
     let s = 0;
     let line = 0;
@@ -277,7 +306,7 @@ export class LiteralIndex {
           s = 0;
           continue;
         }
-        s = next[(s >> 1) + asciiColumn[b]!]!;
+        s = next[((s >> 1) << shift) + asciiColumn[b]!]!;
         if (s & 1) this.report(s >> 1, found, line);
         continue;
       }
@@ -297,22 +326,25 @@ export class LiteralIndex {
   /** The state after a UTF-16 unit beyond ASCII, read as toLowerCase makes it (which may be more than one unit: "İ" -> "i̇"). */
   private unit(s: number, code: number, found: (number[] | undefined)[], line: number): number {
     const lower = lowerUnit(code);
-    if (lower > 0) {
-      s = this.next[(s >> 1) + this.column(lower - 1)]!;
-      if (s & 1) this.report(s >> 1, found, line);
-      return s;
-    }
+    if (lower > 0) return this.step(s, lower - 1, found, line);
     const units = String.fromCharCode(code).toLowerCase();
-    for (let j = 0; j < units.length; j++) {
-      s = this.next[(s >> 1) + this.column(units.charCodeAt(j))]!;
-      if (s & 1) this.report(s >> 1, found, line);
-    }
+    for (let j = 0; j < units.length; j++) s = this.step(s, units.charCodeAt(j), found, line);
     return s;
   }
 
-  /** Records the literals that end in the state at `offset` in the table as found on `line`. */
-  private report(offset: number, found: (number[] | undefined)[], line: number): void {
-    const state = offset / this.columns;
+  /** The state after a unit already lower-cased (the Kelvin sign lower-cases to ASCII k). */
+  private step(s: number, unit: number, found: (number[] | undefined)[], line: number): number {
+    if (unit < ASCII) s = this.next[((s >> 1) << this.shift) + this.asciiColumn[unit]!]!;
+    else {
+      const t = this.wideStep(s >> 1, unit);
+      s = t * 2 + this.ending[t]!;
+    }
+    if (s & 1) this.report(s >> 1, found, line);
+    return s;
+  }
+
+  /** Records the literals that end in state `state` as found on `line`. */
+  private report(state: number, found: (number[] | undefined)[], line: number): void {
     for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) {
       const id = this.outputs[k]!;
       const at = found[id];
