@@ -45,6 +45,18 @@ describe('many literals found in one pass', () => {
     }
   });
 
+  it('finds literals as well when there are too many states for 16-bit numbers', () => {
+    const random = seeded(3);
+    const word = () => Array.from({ length: 12 }, () => 'abcdefghijklmnopqrstuvwxyz中'[Math.floor(random() * 27)]).join('');
+    const literals = [...new Set(Array.from({ length: 4000 }, word))];
+    const index = new LiteralIndex(literals);
+    const lines = [literals[0]!, `x ${literals[3999 % literals.length]!.toUpperCase()} y`, 'nothing', literals[1234]!.slice(1)];
+    expect(index.scan(lines)).toEqual(literals.map((l) => {
+      const at = lines.flatMap((line, i) => (line.toLowerCase().includes(l) ? [i] : []));
+      return at.length ? at : undefined;
+    }));
+  });
+
   it('merges the lines of several literals ascending, each once, leaving the lists as they were', () => {
     const a = [1, 3, 5];
     const b = [0, 3, 6, 7];
