@@ -94,19 +94,22 @@ export function foldOcrConfusions(line: string): string {
 }
 
 /**
- * The kinds of character the folds below are made of, per byte of UTF-8: 1 a letter, 2 a digit,
+ * The kinds of character the marks below are made of, per byte of UTF-8: 1 a letter, 2 a digit,
  * 3 the digit 0, 4 the digit 1, 5 `|`, 6 O or o, 7 l or I, 8 what decoding may turn into
- * anything (an escape, an entity's `&`, any byte beyond ASCII, © among them), 9 a line break.
+ * anything (an escape, an entity's `&`, any byte beyond ASCII, © among them), 9 a line break,
+ * 10 a space, 11 `-`.
  */
 const KIND = new Uint8Array(256).fill(8);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
-  KIND[c] = ch === '0' ? 3 : ch === '1' ? 4 : ch === '|' ? 5 : 'Oo'.includes(ch) ? 6 : 'lI'.includes(ch) ? 7 : /[A-Za-z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : ch === '\x1b' || ch === '&' ? 8 : ch === '\n' || ch === '\r' ? 9 : 0;
+  KIND[c] = ch === '0' ? 3 : ch === '1' ? 4 : ch === '|' ? 5 : 'Oo'.includes(ch) ? 6 : 'lI'.includes(ch) ? 7 : /[A-Za-z]/.test(ch) ? 1 : /\d/.test(ch) ? 2 : ch === '\x1b' || ch === '&' ? 8 : ch === '\n' || ch === '\r' ? 9 : ch === ' ' ? 10 : ch === '-' ? 11 : 0;
 }
 /** What a line's bytes say of it (bits): an OCR fold may change it; it needs decoding. */
 export const MAY_FOLD = 1;
 export const NEEDS_DECODING = 2;
-/** For a kind after a kind (16 × before + after): MAY_FOLD where the pair is one every fold needs some pair of. */
+/** It holds " - ", which ends a timestamp glued on mid-line. */
+export const MAY_GLUE = 4;
+/** For a kind after a kind (16 × before + after), the marks the pair gives: MAY_FOLD where it is one every fold needs some pair of. */
 const PAIR = new Uint8Array(256);
 {
   const letters = [1, 6, 7];
@@ -117,6 +120,7 @@ const PAIR = new Uint8Array(256);
   mark(digits, [5, 6, 7]); // a digit then O, o, l, I or |: "2O48", "1l.00"
   mark([5, 7], digits); // l, I or | then a digit: "l6.00 GiB"
   for (let k = 0; k < 16; k++) PAIR[k * 16 + 8] = MAY_FOLD | NEEDS_DECODING;
+  PAIR[10 * 16 + 11] = MAY_GLUE; // " -", as " - " begins
 }
 const utf8 = new TextEncoder();
 /** Kept between pastes unless one needed more than a megabyte. */
@@ -124,8 +128,8 @@ let scratch = new Uint8Array(1 << 16);
 
 /**
  * For each line of `text` (split as normalize splits it), whether it needs decoding (it holds an
- * escape, an entity's `&` or anything beyond ASCII; a plain ASCII line does not), and whether an
- * OCR fold could change what it cleans to: it holds a pair of characters every fold needs one
+ * escape, an entity's `&` or anything beyond ASCII; a plain ASCII line does not), whether it may
+ * hold a glued timestamp (" -"), and whether an OCR fold could change what it cleans to: it holds a pair of characters every fold needs one
  * of, or what decoding may turn into one. Stripping and splitting a line only take characters
  * away, so they make no new pair. One loop over the text's bytes: the folds' own pattern costs a
  * search of every line, the most of normalizing, and few lines hold such a pair.
@@ -216,7 +220,7 @@ function cleanLine(raw: string, marks: number, out: string[]): void {
     const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
     const decoded = marks & NEEDS_DECODING ? decodeLine(cut) : cut;
     // A glued timestamp ends in " - ": a line without one has none to take apart.
-    const text = decoded.includes(' - ') ? decoded.replace(GLUED_TIMESTAMP, '$1\n') : decoded;
+    const text = marks & (MAY_GLUE | NEEDS_DECODING) && decoded.includes(' - ') ? decoded.replace(GLUED_TIMESTAMP, '$1\n') : decoded;
     for (const l of text.includes('\n') ? text.split('\n') : [text]) {
       const stripped = stripWrapping(l);
       out.push((mayFold ? foldOcrConfusions(stripped) : stripped).trimEnd());
