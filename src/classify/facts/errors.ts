@@ -3,6 +3,7 @@
 // on the failing exception line outranks the same wording anywhere else in the paste.
 import type { Signature } from '../../kb/schema.ts';
 import { gate, type Gate, type GatedLines } from '../gates.ts';
+import { union } from '../literals.ts';
 import { PatternSet } from '../patterns.ts';
 import type { Evidence, ExceptionInfo, OomKind } from './types.ts';
 
@@ -18,6 +19,8 @@ const OOM_PRECEDENCE: Wording[] = ['xpu', 'mps', 'directml', 'hip', 'ram', 'cuda
 /** Every pattern of every signature in one set, and which signature each belongs to. */
 export interface CompiledSignatures {
   signatures: Signature[];
+  /** Their ids, in kb order. */
+  ids: string[];
   set: PatternSet;
   /** For each pattern of the set, the index of its signature. */
   owner: number[];
@@ -26,7 +29,7 @@ export interface CompiledSignatures {
 
 export function compileSignatures(signatures: Signature[]): CompiledSignatures {
   const owner = signatures.flatMap((sig, i) => sig.patterns.map(() => i));
-  return { signatures, set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner, byId: new Map(signatures.map((s) => [s.id, s])) };
+  return { signatures, ids: signatures.map((s) => s.id), set: new PatternSet(signatures.flatMap((sig) => sig.patterns)), owner, byId: new Map(signatures.map((s) => [s.id, s])) };
 }
 
 /** A line that states the failure, with how directly it does so (lower rank = more direct). */
@@ -106,7 +109,7 @@ export function readErrors(paste: GatedLines, compiled: CompiledSignatures, lite
   }
   for (const list of hits.values()) list.sort((a, b) => a - b);
   const { byId } = compiled;
-  const found = compiled.signatures.map((s) => s.id).filter((id) => hits.has(id));
+  const found = compiled.ids.filter((id) => hits.has(id));
   const candidates = errorLines(paste).sort((a, b) => a.rank - b.rank || a.line - b.line);
 
   // Which non-benign signatures sit on (or right below) each exception line.
@@ -158,7 +161,7 @@ export function readErrors(paste: GatedLines, compiled: CompiledSignatures, lite
     oom: oom?.kind,
     exception: exceptionLine && (exceptionLine.type ? { type: exceptionLine.type, message: exceptionLine.message, line: exceptionLine.line } : { message: exceptionLine.message, line: exceptionLine.line }),
     recoveredVaeTiling: hits.has('vae_tiled_retry'),
-    memoryLines: [...new Set(found.filter((id) => byId.get(id)!.oom && !byId.get(id)!.benign).flatMap((id) => hits.get(id)!))].sort((a, b) => a - b),
+    memoryLines: [...found.reduce<readonly number[]>((lines, id) => (byId.get(id)!.oom && !byId.get(id)!.benign ? union(lines, hits.get(id)!) : lines), [])],
     evidence,
   };
 }
