@@ -59,12 +59,11 @@ export function createJudge(kb: Kb): Judge {
     // Most entries are false for a paste: only those that hold, or come near, are kept.
     const holds: Scored[] = [];
     const possible: Scored[] = [];
-    const scratch: FactName[] = [];
     for (const entry of kb.entries) {
-      if (scratch.length) scratch.length = 0;
-      const truth = run(entry.match, facts, scratch);
-      if (truth === true) holds.push({ entry, held: scratch.slice() });
-      else if (truth === undefined && scratch.length > 0) possible.push({ entry, held: scratch.slice() });
+      const held: FactName[] = [];
+      const truth = run(entry.match, facts, held);
+      if (truth === true) holds.push({ entry, held });
+      else if (truth === undefined && held.length > 0) possible.push({ entry, held });
     }
     holds.sort((a, b) => b.held.length - a.held.length || b.entry.priority - a.entry.priority);
     const winner = holds[0];
