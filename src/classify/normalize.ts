@@ -109,6 +109,15 @@ export const MAY_FOLD = 1;
 export const NEEDS_DECODING = 2;
 /** It holds " - ", which ends a timestamp glued on mid-line. */
 export const MAY_GLUE = 4;
+/** It starts (after blanks) or ends with what a wrapper or a logger's prefix starts or ends with. */
+export const MAY_WRAP = 8;
+/** ASCII blanks other than line breaks: what \s{0,8} before a wrapper and trimEnd after one take. */
+const BLANK = new Uint8Array(256);
+for (const c of ' \t\v\f') BLANK[c.charCodeAt(0)] = 1;
+/** First characters of the wrappers and prefixes (stripWrapping): a quote, a fence or code, bold, a timestamp, a tag, ERROR:root. */
+const WRAP_START = new Uint8Array(256);
+for (const c of '>`*0123456789[EWI') WRAP_START[c.charCodeAt(0)] = 1;
+const [STAR, BACKQUOTE] = [42, 96];
 /** For a kind after a kind (16 × before + after), the marks the pair gives: MAY_FOLD where it is one every fold needs some pair of. */
 const PAIR = new Uint8Array(256);
 {
@@ -127,12 +136,13 @@ const utf8 = new TextEncoder();
 let scratch = new Uint8Array(1 << 16);
 
 /**
- * For each line of `text` (split as normalize splits it), whether it needs decoding (it holds an
- * escape, an entity's `&` or anything beyond ASCII; a plain ASCII line does not), whether it may
- * hold a glued timestamp (" -"), and whether an OCR fold could change what it cleans to: it holds a pair of characters every fold needs one
- * of, or what decoding may turn into one. Stripping and splitting a line only take characters
- * away, so they make no new pair. One loop over the text's bytes: the folds' own pattern costs a
- * search of every line, the most of normalizing, and few lines hold such a pair.
+ * For each line of `text` (split as normalize splits it): whether it needs decoding (it holds
+ * an escape, an entity's `&` or anything beyond ASCII; a plain ASCII line does not), whether it
+ * may hold a glued timestamp (" -"), whether it may be wrapped, and whether an OCR fold could
+ * change what it cleans to: it holds a pair of characters every fold needs one of, or what
+ * decoding may turn into one. Stripping and splitting a line only take characters away, so they
+ * make no new pair. One loop over the text's bytes: the folds' own pattern costs a search of
+ * every line, the most of normalizing, and few lines hold such a pair.
  */
 export function lineMarks(text: string): Uint8Array {
   // UTF-8 takes at most 3 bytes per UTF-16 unit; a buffer over a megabyte is not kept.
@@ -143,21 +153,33 @@ export function lineMarks(text: string): Uint8Array {
   const lines: number[] = [];
   let marks = 0;
   let prev = 0;
+  let start = 0;
   for (let i = 0; i < end; i++) {
     const kind = KIND[bytes[i]!]!;
     if (kind === 9) {
-      lines.push(marks);
+      lines.push(marks | wrapMark(bytes, start, i));
       marks = 0;
       prev = 0;
       // \r\n is one break.
       if (bytes[i] === 13 && bytes[i + 1] === 10) i++;
+      start = i + 1;
       continue;
     }
     marks |= PAIR[(prev << 4) | kind]!;
     prev = kind;
   }
-  lines.push(marks);
+  lines.push(marks | wrapMark(bytes, start, end));
   return Uint8Array.from(lines);
+}
+
+/** MAY_WRAP for the line in bytes [from, to) whose first or last character after blanks may begin or end a wrapper. */
+function wrapMark(bytes: Uint8Array, from: number, to: number): number {
+  let first = from;
+  while (first < to && BLANK[bytes[first]!]) first++;
+  if (first === to) return 0;
+  let last = to - 1;
+  while (BLANK[bytes[last]!]) last--;
+  return WRAP_START[bytes[first]!] || bytes[last] === STAR || bytes[last] === BACKQUOTE ? MAY_WRAP : 0;
 }
 
 const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
@@ -174,7 +196,7 @@ function mayEndWrapped(line: string): boolean {
   return (last === '*' || last === '`') && line.length - text.length <= 8;
 }
 
-function stripWrapping(line: string): string {
+export function stripWrapping(line: string): string {
   if (!WRAPPED_START.test(line) && !mayEndWrapped(line)) return line;
   let s = line.replace(QUOTE, '');
   if (FENCE.test(s)) return '';
@@ -216,13 +238,17 @@ function decodeLine(line: string): string {
 /** The clean lines one raw line makes, added to `out`; `marks`: what its bytes say of it (lineMarks). */
 function cleanLine(raw: string, marks: number, out: string[]): void {
   const mayFold = (marks & MAY_FOLD) !== 0;
-  for (const line of unglue(raw)) {
+  const parts = unglue(raw);
+  for (const line of parts) {
     const cut = line.length > LIMITS.maxLineLength ? line.slice(0, LIMITS.maxLineLength) : line;
     const decoded = marks & NEEDS_DECODING ? decodeLine(cut) : cut;
     // A glued timestamp ends in " - ": a line without one has none to take apart.
     const text = marks & (MAY_GLUE | NEEDS_DECODING) && decoded.includes(' - ') ? decoded.replace(GLUED_TIMESTAMP, '$1\n') : decoded;
-    for (const l of text.includes('\n') ? text.split('\n') : [text]) {
-      const stripped = stripWrapping(l);
+    const pieces = text.includes('\n') ? text.split('\n') : [text];
+    // A raw line kept whole starts and ends as its bytes said; a piece of one may start anywhere.
+    const unwrapped = !(marks & (MAY_WRAP | NEEDS_DECODING)) && parts.length === 1 && pieces.length === 1 && raw.length <= LIMITS.maxLineLength;
+    for (const l of pieces) {
+      const stripped = unwrapped ? l : stripWrapping(l);
       out.push((mayFold ? foldOcrConfusions(stripped) : stripped).trimEnd());
     }
   }

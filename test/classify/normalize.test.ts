@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MAY_FOLD, MAY_GLUE, NEEDS_DECODING, foldOcrConfusions, lineMarks, normalize } from '../../src/classify/normalize.ts';
+import { LIMITS, MAY_FOLD, MAY_GLUE, MAY_WRAP, NEEDS_DECODING, foldOcrConfusions, lineMarks, normalize, stripWrapping } from '../../src/classify/normalize.ts';
 import { seeded } from '../../src/learn/random.ts';
 
 const lines = (s: string) => normalize(s).lines.filter((l) => l !== '');
@@ -40,9 +40,9 @@ describe('normalize', () => {
     expect(lines('an 00M error occurs, 0OMED twice; 1000M and 00MB stay')).toEqual(['an OOM error occurs, OOMED twice; 1000M and 00MB stay']);
   });
 
-  it('marks every line an OCR fold changes, that needs decoding or may hold a glued timestamp, from its bytes alone', () => {
+  it('marks every line an OCR fold changes, that needs decoding, may hold a glued timestamp or may be wrapped, from its bytes alone', () => {
     // The characters of every fold, and what decoding turns into them (entities, escapes, full-width forms).
-    const alphabet = ['a', 'Z', 'M', 'O', 'o', 'l', 'I', '0', '1', '7', '|', ' ', '.', '(', ':', '©', '&', '#48;', '\x1b[0m', '中', 'Ｏ', '０', '\r', '\n', '\r\n', 'GiB', 'OOM', ' - ', '-'];
+    const alphabet = ['a', 'Z', 'M', 'O', 'o', 'l', 'I', '0', '1', '7', '|', ' ', '.', '(', ':', '©', '&', '#48;', '\x1b[0m', '中', 'Ｏ', '０', '\r', '\n', '\r\n', 'GiB', 'OOM', ' - ', '-', '>', '`', '```', '*', '**', '[', '\t', 'ERROR:root:', 'INFO:root:', '[INFO] ', '[2025-09-05 22:47:42.035] ', '2025-01-01 10:00:00 ', 'Warn'];
     const random = seeded(11);
     for (let round = 0; round < 3000; round++) {
       const text = Array.from({ length: Math.floor(random() * 14) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
@@ -53,6 +53,7 @@ describe('normalize', () => {
         if (!(marks[i]! & MAY_FOLD)) expect(foldOcrConfusions(line)).toBe(line);
         if (!(marks[i]! & NEEDS_DECODING)) expect(line).toMatch(/^[\x00-\x1a\x1c-\x25\x27-\x7f]*$/);
         if (!(marks[i]! & (MAY_GLUE | NEEDS_DECODING))) expect(line).not.toContain(' - ');
+        if (!(marks[i]! & (MAY_WRAP | NEEDS_DECODING))) expect(stripWrapping(line)).toBe(line);
       });
     }
   });
