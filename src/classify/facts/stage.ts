@@ -9,7 +9,7 @@
 // The stage vocabulary and name lists live in kb/stages.yaml.
 import type { StageHints } from '../../kb/schema.ts';
 import { gate, type GatedLines } from '../gates.ts';
-import { LazyIndex } from '../literals.ts';
+import { LazyIndex, union } from '../literals.ts';
 import type { Evidence, Stage } from './types.ts';
 
 interface NodeGlob {
@@ -29,7 +29,11 @@ export interface CompiledStages {
 }
 
 /** OCR reads `_` as a space: frames and hints are compared with both folded to spaces. */
-const fold = (s: string) => s.toLowerCase().replaceAll('_', ' ');
+const fold = (s: string) => {
+  const lower = s.toLowerCase();
+  // Most text holds no underscore, and replacing none still copies it.
+  return lower.includes('_') ? lower.replaceAll('_', ' ') : lower;
+};
 
 /**
  * One kind of kb hint, a list per stage, folded. A hint is in a text only where its longest run
@@ -101,7 +105,7 @@ class HintLists {
   /** The lines that may hold a hint, ascending. */
   linesOf(lines: readonly string[], found?: readonly (number[] | undefined)[]): number[] {
     if (this.always.length || !found) return lines.map((_, i) => i);
-    return [...new Set(found.flatMap((at) => at ?? []))].sort((a, b) => a - b);
+    return [...found.reduce<readonly number[]>((all, at) => (at ? union(all, at) : all), [])];
   }
 
   /** The first stage, in kb order, with a hint that `holds` in `text`. */
@@ -515,6 +519,16 @@ function byLine(found: readonly (number[] | undefined)[]): (number[] | undefined
   return on;
 }
 
+/** The lines from `from` to `to` (which hold `at`), nearest `at` first (the one above before the one below). */
+function nearestFirst(at: number, from: number, to: number): number[] {
+  const order = [at];
+  for (let d = 1; at - d >= from || at + d <= to; d++) {
+    if (at - d >= from) order.push(at - d);
+    if (at + d <= to) order.push(at + d);
+  }
+  return order;
+}
+
 /** `runs`: when the caller's pass found them. */
 export function readStage(text: GatedLines, errorLine: number | undefined, compiled: CompiledStages, memoryLines: number[] = [], runs?: StageRuns): StageFacts {
   const { lines } = text;
@@ -551,8 +565,7 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     const block = blockStart(text, errorLine);
     const from = Math.max(0, block - 6);
     const to = Math.min(lines.length - 1, errorLine + 13);
-    const window = Array.from({ length: to - from + 1 }, (_, k) => from + k).sort((a, b) => Math.abs(a - errorLine) - Math.abs(b - errorLine));
-    for (const i of window) {
+    for (const i of nearestFirst(errorLine, from, to)) {
       // Only a line holding a phrase's run can say it.
       if (on && !compiled.phrases.mayHold(on.phrases[i])) continue;
       // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
