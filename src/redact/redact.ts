@@ -71,19 +71,39 @@ const RULE_INDEX = new LazyIndex(() => {
   return list;
 }, 256);
 
+/**
+ * Short values already redacted, with what they became. Most of a batch's values come from fixed
+ * vocabularies (an OS, a backend, a signature's id, a flag) and recur in every paste; a long one
+ * (an exception's message) is left out, as it seldom recurs. Emptied when full.
+ */
+const redactedShort = new Map<string, string>();
+const SHORT = 32;
+
 /** redactOwn, trying only the rules whose literals the value holds: for the many short values of a batch. */
 function redactOwnShort(text: string): string {
+  const known = text.length <= SHORT ? redactedShort.get(text) : undefined;
+  if (known !== undefined) return known;
+  const out = redactByRules(text);
+  if (text.length <= SHORT) {
+    if (redactedShort.size >= 4096) redactedShort.clear();
+    redactedShort.set(text, out);
+  }
+  return out;
+}
+
+function redactByRules(text: string): string {
   const index = RULE_INDEX.get();
   if (!index) return redactOwn(text);
   let out = text;
   let present = index.find(out);
-  RULES.forEach((rule, i) => {
-    if (ruleNeeds[i]?.some((id) => present.includes(id)) === false) return;
-    const next = out.replace(rule.re, rule.replace as string);
-    if (next === out) return;
+  for (let i = 0; i < RULES.length; i++) {
+    const needs = ruleNeeds[i];
+    if (needs && !needs.some((id) => present.includes(id))) continue;
+    const next = out.replace(RULES[i]!.re, RULES[i]!.replace as string);
+    if (next === out) continue;
     out = next;
     present = index.find(out);
-  });
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../src/redact/redact.ts';
+import { redact, redactValuesQuickly } from '../../src/redact/redact.ts';
 import { corpus } from '../helpers/corpus.ts';
 
 describe('redaction before storing', () => {
@@ -36,6 +36,21 @@ describe('redaction before storing', () => {
   it('hides secrets in URLs', async () => {
     expect(await redact('https://user:hunter2@huggingface.co/x')).not.toMatch(/hunter2|user:/);
     expect(await redact('https://civitai.com/api/download/models/1?token=abc123def456&type=Model')).toBe('https://civitai.com/api/download/models/1?token=<secret>&type=Model');
+  });
+});
+
+describe('redaction of a batch\'s values', () => {
+  it('gives every value the same answer as redact, the first time and every time after, beyond its memory of values', async () => {
+    const values = ['windows', 'AKIAABCDEFGHIJKLMNOP', 'me@example.com', 'C:\\Users\\dave\\x', '10.1.2.3', 'token=abcdefgh'];
+    // More distinct short values than it remembers, so it also forgets and learns again.
+    const many = Array.from({ length: 5000 }, (_, i) => `value ${i} 10.0.0.${i % 250}`);
+    for (let round = 0; round < 3; round++) {
+      const out = redactValuesQuickly({ values, nested: { list: [...values].reverse() }, many });
+      expect(out.values).toEqual(await Promise.all(values.map(redact)));
+      expect(out.nested.list).toEqual([...out.values].reverse());
+      expect(out.many[4999]).toBe('value 4999 <ip>');
+      expect(out.values.join(' ')).not.toMatch(/AKIA|example\.com|dave|10\.1\.2\.3|abcdefgh/);
+    }
   });
 });
 
