@@ -22,21 +22,83 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-function leaf(c: Extract<Condition, { fact: FactName }>, facts: Facts): Truth {
+/** The operators of a fact test, and their numbers (for a switch) in this order. */
+const OPERATORS = ['known', 'has', 'hasAny', 'is', 'in', 'lt', 'gte', 'versionLt', 'versionGte'] as const;
+const enum Op {
+  Known,
+  Has,
+  HasAny,
+  Is,
+  In,
+  Lt,
+  Gte,
+  VersionLt,
+  VersionGte,
+  None,
+}
+
+/**
+ * A condition in one shape for every kind and operator. The kb's conditions come in as many
+ * shapes as they have keys, and reading which keys a test has (at every test of every paste)
+ * cost more than the tests themselves.
+ */
+class Compiled {
+  constructor(
+    /** 0 a fact test, 1 all, 2 any, 3 not. */
+    readonly kind: number,
+    readonly fact: FactName | '',
+    readonly op: Op,
+    readonly arg: unknown,
+    readonly parts: readonly Compiled[],
+  ) {}
+}
+
+function compile(c: Condition): Compiled {
+  if ('fact' in c) {
+    const op = OPERATORS.findIndex((name) => c[name] !== undefined);
+    const arg = op < 0 ? undefined : c[OPERATORS[op]!];
+    return new Compiled(0, c.fact, op < 0 ? Op.None : op, arg, []);
+  }
+  if ('all' in c) return new Compiled(1, '', Op.None, undefined, c.all.map(compile));
+  if ('any' in c) return new Compiled(2, '', Op.None, undefined, c.any.map(compile));
+  return new Compiled(3, '', Op.None, undefined, [compile(c.not)]);
+}
+
+const compiled = new WeakMap<Condition, Compiled>();
+
+/** `c` in one shape, made once per condition. */
+function compiledOf(c: Condition): Compiled {
+  let out = compiled.get(c);
+  if (!out) compiled.set(c, (out = compile(c)));
+  return out;
+}
+
+function leaf(c: Compiled, facts: Facts): Truth {
   const value = (facts as unknown as Record<string, unknown>)[c.fact];
   const present = Array.isArray(value) ? value.length > 0 : value !== undefined;
-  if (c.known !== undefined) return c.known === present;
-  if (Array.isArray(value)) {
-    if (c.has !== undefined) return value.includes(c.has);
-    if (c.hasAny !== undefined) return c.hasAny.some((v) => value.includes(v));
+  switch (c.op) {
+    case Op.Known:
+      return c.arg === present;
+    case Op.Has:
+      return Array.isArray(value) ? value.includes(c.arg) : undefined;
+    case Op.HasAny:
+      return Array.isArray(value) ? (c.arg as string[]).some((v) => value.includes(v)) : undefined;
   }
   if (!present) return undefined;
-  if (c.is !== undefined) return value === c.is;
-  if (c.in !== undefined) return c.in.includes(value as string | number | boolean);
-  if (c.lt !== undefined) return typeof value === 'number' ? value < c.lt : undefined;
-  if (c.gte !== undefined) return typeof value === 'number' ? value >= c.gte : undefined;
-  if (c.versionLt !== undefined) return typeof value === 'string' ? compareVersions(value, c.versionLt) < 0 : undefined;
-  if (c.versionGte !== undefined) return typeof value === 'string' ? compareVersions(value, c.versionGte) >= 0 : undefined;
+  switch (c.op) {
+    case Op.Is:
+      return value === c.arg;
+    case Op.In:
+      return (c.arg as unknown[]).includes(value);
+    case Op.Lt:
+      return typeof value === 'number' ? value < (c.arg as number) : undefined;
+    case Op.Gte:
+      return typeof value === 'number' ? value >= (c.arg as number) : undefined;
+    case Op.VersionLt:
+      return typeof value === 'string' ? compareVersions(value, c.arg as string) < 0 : undefined;
+    case Op.VersionGte:
+      return typeof value === 'string' ? compareVersions(value, c.arg as string) >= 0 : undefined;
+  }
   return undefined;
 }
 
@@ -51,21 +113,25 @@ export function evaluate(c: Condition, facts: Facts): Evaluation {
  * one for many conditions in turn, for a caller that keeps only a few of their results).
  */
 export function run(c: Condition, facts: Facts, held: FactName[]): Truth {
-  if ('fact' in c) {
+  return test(compiledOf(c), facts, held);
+}
+
+function test(c: Compiled, facts: Facts, held: FactName[]): Truth {
+  if (c.kind === 0) {
     const truth = leaf(c, facts);
-    if (truth === true) held.push(c.fact);
+    if (truth === true) held.push(c.fact as FactName);
     return truth;
   }
   const mark = held.length;
-  if ('not' in c) {
-    const inner = run(c.not, facts, held);
+  if (c.kind === 3) {
+    const inner = test(c.parts[0]!, facts, held);
     drop(held, mark);
     return inner === undefined ? undefined : !inner;
   }
-  if ('all' in c) {
+  if (c.kind === 1) {
     let undecided = false;
-    for (const part of c.all) {
-      const p = run(part, facts, held);
+    for (const part of c.parts) {
+      const p = test(part, facts, held);
       if (p === false) {
         drop(held, mark);
         return false;
@@ -77,9 +143,9 @@ export function run(c: Condition, facts: Facts, held: FactName[]): Truth {
   }
   let hit = false;
   let undecided = false;
-  for (const part of c.any) {
+  for (const part of c.parts) {
     const before = held.length;
-    const p = run(part, facts, held);
+    const p = test(part, facts, held);
     if (p === true) hit = true;
     else {
       drop(held, before);
