@@ -2,7 +2,7 @@
 // The most specific entry that holds wins (ties go to the higher priority), never the first match.
 import type { Kb } from '../kb/load.ts';
 import type { Entry, FactName } from '../kb/schema.ts';
-import { run } from './conditions.ts';
+import { tester } from './conditions.ts';
 import { compileReader, extractFacts, type Evidence, type Facts } from './facts/index.ts';
 import { normalize } from './normalize.ts';
 
@@ -53,15 +53,16 @@ export type Judge = (facts: Facts, opts?: { truncated?: boolean }) => Diagnosis;
 export function createJudge(kb: Kb): Judge {
   const fallback = [...kb.entries].filter((e) => e.category === 'not_oom').sort((a, b) => a.priority - b.priority)[0];
   if (!fallback) throw new Error('kb has no not_oom entry to fall back on');
+  const tests = kb.entries.map((entry) => ({ entry, test: tester(entry.match) }));
 
   return (facts, opts = {}) => {
     const truncated = opts.truncated ?? false;
     // Most entries are false for a paste: only those that hold, or come near, are kept.
     const holds: Scored[] = [];
     const possible: Scored[] = [];
-    for (const entry of kb.entries) {
+    for (const { entry, test } of tests) {
       const held: FactName[] = [];
-      const truth = run(entry.match, facts, held);
+      const truth = test(facts, held);
       if (truth === true) holds.push({ entry, held });
       else if (truth === undefined && held.length > 0) possible.push({ entry, held });
     }
