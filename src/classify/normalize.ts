@@ -275,5 +275,7 @@ export function normalize(input: string): Normalized {
   }
   const clean: string[] = [];
   for (let i = 0; i < lines.length; i++) cleanLine(lines[i]!, marks[i]!, clean);
-  return { lines: stripServicePrefixes(clean), truncated, originalChars };
+  // The prefix needs a `|`, which most pastes hold nowhere (nor anything decoding could make one of).
+  const mayHaveBar = text.includes('|') || marks.some((m) => (m & NEEDS_DECODING) !== 0);
+  return { lines: mayHaveBar ? stripServicePrefixes(clean) : clean, truncated, originalChars };
 }
