@@ -86,6 +86,9 @@ export class PatternSet {
   private readonly idOf: Map<string, number>;
   /** For each pattern, its literals (indexes into the index), or undefined when it has none. */
   private readonly literals: (number[] | undefined)[];
+  /** For each literal, the patterns that hold it; and the patterns that hold none (which may match anywhere). */
+  private readonly byLiteral: number[][];
+  private readonly unconditional: number[];
   /** For each pattern that is nothing but its one literal, true: where the literal is, it matches. */
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
@@ -101,6 +104,12 @@ export class PatternSet {
     const idOf = new Map(distinct.map((x, id) => [x, id]));
     this.idOf = idOf;
     this.literals = literals.map((l) => l?.map((x) => idOf.get(x)!));
+    this.byLiteral = distinct.map(() => []);
+    this.unconditional = [];
+    this.literals.forEach((ids, pattern) => {
+      if (!ids) this.unconditional.push(pattern);
+      else for (const id of new Set(ids)) this.byLiteral[id]!.push(pattern);
+    });
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
   }
@@ -140,6 +149,18 @@ export class PatternSet {
     });
   }
 
+  /**
+   * The patterns that may match, in order: those one of whose literals was found (a pattern none
+   * of whose literals is in the lines cannot match), and those with none. Read from the literals
+   * found, as few of the patterns' literals are in any one paste.
+   */
+  private candidates(found: readonly (number[] | undefined)[]): number[] {
+    const out = [...this.unconditional];
+    // Only the distinct literals: ids past them are the all-of literals, which no pattern is gated on.
+    for (let id = 0; id < this.byLiteral.length; id++) if (found[id]) out.push(...this.byLiteral[id]!);
+    return out.length < 2 ? out : [...new Set(out)].sort((a, b) => a - b);
+  }
+
   /** A pattern tried line by line needs no `g` (and so no lastIndex to reset); one run over the whole text does. */
   private compiled(i: number): RE2 {
     return (this.each[i] ??= new RE2(this.sources[i]!, this.bound[i] && this.literals[i] ? 'imu' : 'gimu'));
@@ -158,9 +179,8 @@ export class PatternSet {
     let starts: number[] | undefined;
     // A line several patterns try is encoded once.
     const bytes: Buffer[] = [];
-    for (let pattern = 0; pattern < this.sources.length; pattern++) {
+    for (const pattern of this.candidates(found)) {
       const ids = this.literals[pattern];
-      if (ids && !anyFound(ids, found)) continue;
       const at = ids && ids.reduce<readonly number[] | undefined>((lines, id) => (!found[id] ? lines : lines ? union(lines, found[id]) : found[id]), undefined);
       if (this.plain[pattern]) {
         for (const line of at!) hits.push({ pattern, line });
@@ -192,11 +212,6 @@ export class PatternSet {
   }
 }
 
-/** Whether any of the literals `ids` was found; a pattern none of whose literals is in the lines cannot match. */
-function anyFound(ids: readonly number[], found: readonly (number[] | undefined)[]): boolean {
-  for (const id of ids) if (found[id]) return true;
-  return false;
-}
 
 /** Where each line starts in the lines joined by `\n`, in UTF-8 bytes. */
 function lineStarts(lines: readonly string[]): number[] {
