@@ -3,12 +3,7 @@
 // track those formats); what is ours to know comes after: home folders, addresses, webhooks,
 // `NAME_SECRET=` assignments and secret URL parameters. Each find becomes a placeholder that
 // keeps the log readable.
-import { lintSource } from '@secretlint/core';
-import { secretLintProfiler } from '@secretlint/profiler';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { LazyIndex, requiredLiterals } from '../classify/literals.ts';
-
-const SECRETLINT = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
 interface Rule {
   re: RegExp;
@@ -107,13 +102,27 @@ function redactByRules(text: string): string {
   return out;
 }
 
-// secretlint's profiler records about a hundred performance marks per run and keeps them all,
-// in its own lists and in Node's global buffer: a bot that redacts for months must not profile.
-secretLintProfiler.mark = () => undefined;
+/**
+ * secretlint with its recommended rules, loaded when a text is first redacted by it: loading it
+ * takes about 30 ms, which a batch (redacted by our rules alone) and a --raw diagnosis never need.
+ */
+let secretlint: Promise<(text: string) => ReturnType<typeof import('@secretlint/core').lintSource>> | undefined;
+async function loadSecretlint() {
+  const [{ lintSource }, { secretLintProfiler }, { creator: recommended }] = await Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/profiler'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+  ]);
+  // secretlint's profiler records about a hundred performance marks per run and keeps them all,
+  // in its own lists and in Node's global buffer: a bot that redacts for months must not profile.
+  secretLintProfiler.mark = () => undefined;
+  const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+  return (text: string) => lintSource({ source: { filePath: '/paste.txt', content: text, contentType: 'text' }, options: { config } });
+}
 
 /** The ranges secretlint's recommended rules flag, merged and in order. */
 async function flagged(text: string): Promise<[number, number][]> {
-  const result = await lintSource({ source: { filePath: '/paste.txt', content: text, contentType: 'text' }, options: { config: SECRETLINT } });
+  const result = await (await (secretlint ??= loadSecretlint()))(text);
   const ranges = result.messages.map((m) => [m.range[0], m.range[1]] as [number, number]).sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const r of ranges) {
