@@ -163,6 +163,15 @@ export async function redactValues<T>(value: T): Promise<T> {
 export function redactValuesQuickly<T>(value: T): T {
   if (typeof value === 'string') return redactOwnShort(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactValuesQuickly(v)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValuesQuickly(v)])) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const redacted = redactValuesQuickly((value as Record<string, unknown>)[key]);
+      // A parsed workflow may hold a key named __proto__: it stays a key, never the prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: redacted, enumerable: true, writable: true, configurable: true });
+      else out[key] = redacted;
+    }
+    return out as T;
+  }
   return value;
 }

@@ -52,6 +52,14 @@ describe('redaction of a batch\'s values', () => {
       expect(out.values.join(' ')).not.toMatch(/AKIA|example\.com|dave|10\.1\.2\.3|abcdefgh/);
     }
   });
+
+  it('keeps a key named __proto__ a key, redacted, never the copy\'s prototype', () => {
+    const out = redactValuesQuickly(JSON.parse('{"__proto__": {"polluted": "me@example.com"}, "a": 1}'));
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__', 'a']);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"<email>"},"a":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe('redaction over a long life', () => {
