@@ -15,6 +15,8 @@ export const DEFAULT_KB_DIR = join(ROOT, 'kb');
 /** The kb folder in use: a user's own with COMFYOOM_KB, else the bundled one. */
 export const kbDir = () => process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'comfyoom');
+/** Copies kept, of different folders (a user's COMFYOOM_KB, the tests' temporary ones): the oldest go beyond it. */
+const KEPT_COPIES = 8;
 /** The loader and schema as they run (.ts from source, .js when built): a change to either invalidates. */
 const CODE = ['load', 'schema'].map((m) => join(here, `${m}${import.meta.url.endsWith('.js') ? '.js' : '.ts'}`));
 
@@ -69,6 +71,12 @@ export async function openKb(dir: string = DEFAULT_KB_DIR): Promise<Kb> {
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(store(kb)));
       renameSync(tmp, file);
+      // Every other folder opened once left a copy behind: without a bound they piled up for good.
+      const copies = readdirSync(CACHE_DIR)
+        .filter((f) => /^kb-.*\.json$/.test(f))
+        .map((f) => ({ f, at: statSync(join(CACHE_DIR, f)).mtimeMs }))
+        .sort((a, b) => b.at - a.at);
+      for (const { f } of copies.slice(KEPT_COPIES)) rmSync(join(CACHE_DIR, f), { force: true });
     } catch {
       // Read-only: fine.
     }

@@ -1,8 +1,10 @@
 // The kb as the bot and CLI open it: a copy of the last validated load, used only while nothing
 // it was made from has changed.
-import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openKb } from '../../src/kb/cache.ts';
 import { DEFAULT_KB_DIR, KbError, loadKb } from '../../src/kb/load.ts';
@@ -30,6 +32,22 @@ describe('the kb cache', () => {
       expect([...kb.flags.entries()]).toEqual([...full.flags.entries()]);
       expect(kb.signatures).toEqual(full.signatures);
     }
+  });
+
+  it('keeps a bounded number of copies: the oldest folders\' go, the newest stays', async () => {
+    const cache = fileURLToPath(new URL('../../node_modules/.cache/comfyoom', import.meta.url));
+    const copyOf = (dir: string) => readdirSync(cache).filter((f) => f.startsWith(`kb-${createHash('sha1').update(resolve(dir)).digest('hex').slice(0, 8)}-`));
+    const opened: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const dir = copyKb();
+      await openKb(dir);
+      opened.push(dir);
+      // Copies are told apart by when they were written.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(opened.slice(0, 4).flatMap(copyOf)).toEqual([]);
+    expect(copyOf(opened[11]!)).toHaveLength(1);
+    expect(readdirSync(cache).filter((f) => f.endsWith('.json')).length).toBeLessThanOrEqual(12);
   });
 
   it('reads the YAML again when a kb file changes, and reports a broken one', async () => {
