@@ -22,20 +22,8 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The operators of a fact test, and their numbers (for a switch) in this order. */
+/** The operators of a fact test (a leaf has one). */
 const OPERATORS = ['known', 'has', 'hasAny', 'is', 'in', 'lt', 'gte', 'versionLt', 'versionGte'] as const;
-const enum Op {
-  Known,
-  Has,
-  HasAny,
-  Is,
-  In,
-  Lt,
-  Gte,
-  VersionLt,
-  VersionGte,
-  None,
-}
 
 /**
  * A condition in one shape for every kind and operator. The kb's conditions come in as many
@@ -44,24 +32,22 @@ const enum Op {
  */
 class Compiled {
   constructor(
-    /** 0 a fact test, 1 all, 2 any, 3 not. */
-    readonly kind: number,
-    readonly fact: FactName | '',
-    readonly op: Op,
-    readonly arg: unknown,
+    readonly kind: 'fact' | 'all' | 'any' | 'not',
     readonly parts: readonly Compiled[],
+    readonly fact?: FactName,
+    readonly op?: (typeof OPERATORS)[number],
+    readonly arg?: unknown,
   ) {}
 }
 
 function compile(c: Condition): Compiled {
   if ('fact' in c) {
-    const op = OPERATORS.findIndex((name) => c[name] !== undefined);
-    const arg = op < 0 ? undefined : c[OPERATORS[op]!];
-    return new Compiled(0, c.fact, op < 0 ? Op.None : op, arg, []);
+    const op = OPERATORS.find((name) => c[name] !== undefined);
+    return new Compiled('fact', [], c.fact, op, op && c[op]);
   }
-  if ('all' in c) return new Compiled(1, '', Op.None, undefined, c.all.map(compile));
-  if ('any' in c) return new Compiled(2, '', Op.None, undefined, c.any.map(compile));
-  return new Compiled(3, '', Op.None, undefined, [compile(c.not)]);
+  if ('all' in c) return new Compiled('all', c.all.map(compile));
+  if ('any' in c) return new Compiled('any', c.any.map(compile));
+  return new Compiled('not', [compile(c.not)]);
 }
 
 const compiled = new WeakMap<Condition, Compiled>();
@@ -74,29 +60,29 @@ function compiledOf(c: Condition): Compiled {
 }
 
 function leaf(c: Compiled, facts: Facts): Truth {
-  const value = (facts as unknown as Record<string, unknown>)[c.fact];
+  const value = (facts as unknown as Record<string, unknown>)[c.fact!];
   const present = Array.isArray(value) ? value.length > 0 : value !== undefined;
   switch (c.op) {
-    case Op.Known:
+    case 'known':
       return c.arg === present;
-    case Op.Has:
+    case 'has':
       return Array.isArray(value) ? value.includes(c.arg) : undefined;
-    case Op.HasAny:
+    case 'hasAny':
       return Array.isArray(value) ? (c.arg as string[]).some((v) => value.includes(v)) : undefined;
   }
   if (!present) return undefined;
   switch (c.op) {
-    case Op.Is:
+    case 'is':
       return value === c.arg;
-    case Op.In:
+    case 'in':
       return (c.arg as unknown[]).includes(value);
-    case Op.Lt:
+    case 'lt':
       return typeof value === 'number' ? value < (c.arg as number) : undefined;
-    case Op.Gte:
+    case 'gte':
       return typeof value === 'number' ? value >= (c.arg as number) : undefined;
-    case Op.VersionLt:
+    case 'versionLt':
       return typeof value === 'string' ? compareVersions(value, c.arg as string) < 0 : undefined;
-    case Op.VersionGte:
+    case 'versionGte':
       return typeof value === 'string' ? compareVersions(value, c.arg as string) >= 0 : undefined;
   }
   return undefined;
@@ -104,37 +90,33 @@ function leaf(c: Compiled, facts: Facts): Truth {
 
 export function evaluate(c: Condition, facts: Facts): Evaluation {
   const held: FactName[] = [];
-  return { truth: run(c, facts, held), held };
+  return { truth: test(compiledOf(c), facts, held), held };
 }
 
 /**
- * `c`'s truth, with the fact tests that held appended to `held` (nothing appended for a false
- * result): one array for the whole tree, where a result per node would allocate its own (and
- * one for many conditions in turn, for a caller that keeps only a few of their results).
+ * `c` as a function of the facts: its truth, with the fact tests that held appended to `held`
+ * (nothing appended for a false result): one array for the whole tree, where a result per node
+ * would allocate its own (and one for many conditions in turn, for a caller that keeps only a
+ * few of their results). Made ready once, for a caller that tests the same condition on every paste.
  */
-export function run(c: Condition, facts: Facts, held: FactName[]): Truth {
-  return test(compiledOf(c), facts, held);
-}
-
-/** `run` for one condition, made ready once: for a caller that tests the same conditions on every paste. */
 export function tester(c: Condition): (facts: Facts, held: FactName[]) => Truth {
   const ready = compiledOf(c);
   return (facts, held) => test(ready, facts, held);
 }
 
 function test(c: Compiled, facts: Facts, held: FactName[]): Truth {
-  if (c.kind === 0) {
+  if (c.kind === 'fact') {
     const truth = leaf(c, facts);
-    if (truth === true) held.push(c.fact as FactName);
+    if (truth === true) held.push(c.fact!);
     return truth;
   }
   const mark = held.length;
-  if (c.kind === 3) {
+  if (c.kind === 'not') {
     const inner = test(c.parts[0]!, facts, held);
     drop(held, mark);
     return inner === undefined ? undefined : !inner;
   }
-  if (c.kind === 1) {
+  if (c.kind === 'all') {
     let undecided = false;
     for (const part of c.parts) {
       const p = test(part, facts, held);
