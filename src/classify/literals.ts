@@ -163,9 +163,9 @@ export class LiteralIndex {
    * log2 of the table's width: a column per ASCII character some literal holds, and column 0 for
    * every other one (which leads back to the start from anywhere), rounded up to a power of two
    * so that a row is found by a shift. Only ASCII has columns: the walk spends its time waiting
-   * on memory once the table outgrows the cache, and a row per state for every CJK character of
-   * the kb's phrases made it six times the size. The few characters beyond ASCII a paste holds
-   * take the failure links instead (`wideChild`, `fail`).
+   * on memory once the table outgrows the cache, and the CJK characters of the kb's phrases
+   * doubled every row. The few characters beyond ASCII a paste holds take the failure links
+   * instead (`wideChild`, `fail`).
    */
   private readonly shift: number;
   /** ASCII capitals share their lower case's column. */
@@ -354,10 +354,11 @@ export class LiteralIndex {
   }
 }
 
-/** A scratch buffer for the walk's UTF-8, kept between texts unless a text needed more than a megabyte. */
+/** A scratch buffer for UTF-8, kept between texts unless a text needed more than a megabyte. */
 let scratch = new Uint8Array(1 << 16);
 const encoder = new TextEncoder();
-function utf8(text: string): Uint8Array {
+/** `text` as UTF-8, in a buffer the next call reuses: for a loop that reads the bytes at once. */
+export function utf8(text: string): Uint8Array {
   // UTF-8 takes at most 3 bytes per UTF-16 unit.
   const room = text.length * 3;
   if (room > scratch.length) {

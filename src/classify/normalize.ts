@@ -1,5 +1,6 @@
 // Turns whatever a user pasted (a chat message, a markdown report, an OCR'd screenshot, a 100k-line
 // console dump) into bounded, clean lines that the fact extractors can read with simple patterns.
+import { utf8 } from './literals.ts';
 
 export const LIMITS = {
   /** Characters kept from a paste; beyond it the head and tail are kept (errors sit at the end). */
@@ -131,9 +132,6 @@ const PAIR = new Uint8Array(256);
   for (let k = 0; k < 16; k++) PAIR[k * 16 + 8] = MAY_FOLD | NEEDS_DECODING;
   PAIR[10 * 16 + 11] = MAY_GLUE; // " -", as " - " begins
 }
-const utf8 = new TextEncoder();
-/** Kept between pastes unless one needed more than a megabyte. */
-let scratch = new Uint8Array(1 << 16);
 
 /**
  * For each line of `text` (split as normalize splits it): whether it needs decoding (it holds
@@ -145,11 +143,8 @@ let scratch = new Uint8Array(1 << 16);
  * every line, the most of normalizing, and few lines hold such a pair.
  */
 export function lineMarks(text: string): Uint8Array {
-  // UTF-8 takes at most 3 bytes per UTF-16 unit; a buffer over a megabyte is not kept.
-  const room = text.length * 3;
-  const bytes = room <= scratch.length ? scratch : new Uint8Array(room);
-  if (room > scratch.length && room <= 1 << 20) scratch = bytes;
-  const end = utf8.encodeInto(text, bytes).written;
+  const bytes = utf8(text);
+  const end = bytes.length;
   const lines: number[] = [];
   let marks = 0;
   let prev = 0;
