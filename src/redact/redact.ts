@@ -74,7 +74,7 @@ const RULE_INDEX = new LazyIndex(() => {
 const redactedShort = new Map<string, string>();
 const SHORT = 32;
 
-/** redactOwn, trying only the rules whose literals the value holds: for the many short values of a batch. */
+/** redactOwn for the many values of a batch: a short one once, each by the rules whose literals it holds. */
 function redactOwnShort(text: string): string {
   const known = text.length <= SHORT ? redactedShort.get(text) : undefined;
   if (known !== undefined) return known;
@@ -86,6 +86,7 @@ function redactOwnShort(text: string): string {
   return out;
 }
 
+/** redactOwn, trying only the rules whose literals the value holds. */
 function redactByRules(text: string): string {
   const index = RULE_INDEX.get();
   if (!index) return redactOwn(text);
