@@ -86,6 +86,12 @@ export async function runBatch(file: string, classify: Classifier, write: (line:
   let rest = '';
   try {
     for await (const chunk of input as AsyncIterable<string>) {
+      // A chunk inside one long line only grows it (joined once, when the line ends): reading the
+      // line so far again at every chunk would take time quadratic in its length.
+      if (!LINE_BREAK.test(chunk)) {
+        rest += chunk;
+        continue;
+      }
       let text = rest + chunk;
       const held = text.endsWith('\r') ? '\r' : '';
       if (held) text = text.slice(0, -1);
