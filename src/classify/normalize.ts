@@ -124,7 +124,7 @@ const PAIR = new Uint8Array(256);
 {
   const letters = [1, 6, 7];
   const digits = [2, 3, 4];
-  const mark = (before: number[], after: number[]) => before.forEach((b) => after.forEach((a) => (PAIR[b * 16 + a] = 1)));
+  const mark = (before: number[], after: number[]) => before.forEach((b) => after.forEach((a) => (PAIR[b * 16 + a] = MAY_FOLD)));
   mark(letters, [3, 4, 5]); // a letter then 0, 1 or |: "Out0fMemory", "Fi1e"
   mark([3], letters); // 0 then a letter: "0ut"
   mark(digits, [5, 6, 7]); // a digit then O, o, l, I or |: "2O48", "1l.00"
