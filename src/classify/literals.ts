@@ -58,23 +58,68 @@ function sequence(r: Reader): string[] | undefined {
   return options?.reduce<string[] | undefined>((best, o) => (!best || shortest(o) > shortest(best) ? o : best), undefined);
 }
 
+/** One literal character at `at` (itself, or an escape that stands for one), and where the next atom starts; undefined for anything else. */
+function literalAtom(source: string, at: number): { char: string; next: number } | undefined {
+  const c = source[at];
+  if (c === undefined || '[().^$|?*+{}'.includes(c)) return undefined;
+  if (c !== '\\') return { char: c, next: at + 1 };
+  const e = source[at + 1] ?? '';
+  if (e === 't') return { char: '\t', next: at + 2 };
+  return LITERAL_ESCAPE.test(e) ? { char: e, next: at + 2 } : undefined;
+}
+
+/**
+ * A group at `at` (its `(`) whose every branch is plain literal text, unquantified, as the
+ * branches (lower-cased) and where the group ends; undefined for any other group.
+ */
+function literalGroup(source: string, at: number): { branches: string[]; next: number } | undefined {
+  let i = at + 1;
+  if (source.startsWith('?:', i)) i += 2;
+  else if (source[i] === '?') return undefined; // a lookaround or a named group: left to the general reading
+  const branches = [''];
+  while (source[i] !== ')') {
+    if (source[i] === '|') {
+      branches.push('');
+      i++;
+      continue;
+    }
+    const atom = literalAtom(source, i);
+    if (!atom || quantifier(source, atom.next)) return undefined;
+    branches[branches.length - 1] += atom.char.toLowerCase();
+    i = atom.next;
+  }
+  return quantifier(source, i + 1) ? undefined : { branches, next: i + 1 };
+}
+
+/** How many texts a run of literal text may stand for (a literal group multiplies them). */
+const MAX_RUNS = 16;
+
 /**
  * Everything a sequence of atoms must hold, each a set of alternatives: its runs of literal
- * characters, and groups of alternatives. Conservatively: a class, an escape that is not one
- * fixed character, a quantified atom and any group end a run; lookarounds hold nothing.
+ * characters, and groups of alternatives. A group of plain literal branches continues the run
+ * around it (`(?:Error|Exception):` holds "error:" or "exception:"). Conservatively: a class,
+ * an escape that is not one fixed character, a quantified atom and any other group end a run;
+ * lookarounds hold nothing.
  */
 function sequenceOptions(r: Reader): string[][] | undefined {
   const { source } = r;
   const options: string[][] = [];
-  let run = '';
+  // The run so far: the texts it may be (one, unless a literal group branched it).
+  let runs = [''];
   const close = () => {
-    if (run) options.push([run]);
-    run = '';
+    if (runs.some((x) => x)) options.push([...new Set(runs)]);
+    runs = [''];
   };
   while (r.at < source.length && source[r.at] !== '|' && source[r.at] !== ')') {
     const c = source[r.at]!;
     let atom: string | undefined;
     let group: string[] | undefined;
+    const literal = c === '(' ? literalGroup(source, r.at) : undefined;
+    if (literal && runs.length * literal.branches.length <= MAX_RUNS) {
+      runs = runs.flatMap((x) => literal.branches.map((b) => x + b));
+      r.at = literal.next;
+      continue;
+    }
     if (c === '\\') {
       const e = source[r.at + 1] ?? '';
       if (e === 't') atom = '\t';
@@ -107,7 +152,10 @@ function sequenceOptions(r: Reader): string[][] | undefined {
     const q = quantifier(source, r.at);
     if (q) r.at += q.length;
     const required = (q?.min ?? 1) >= 1;
-    if (atom !== undefined && required) run += atom.toLowerCase();
+    if (atom !== undefined && required) {
+      const lower = atom.toLowerCase();
+      runs = runs.map((x) => x + lower);
+    }
     if (atom === undefined || q) close();
     if (group && required) options.push(group);
   }

@@ -72,7 +72,10 @@ describe('many literals found in one pass', () => {
 
 describe('the literals a pattern needs, read through groups', () => {
   it.each([
-    ['^\\s{0,2}(\\d\\.\\d{1,2}\\+(?:cu|rocm|xpu)[\\w.]{0,10})$', ['cu', 'rocm', 'xpu']],
+    ['^\\s{0,2}(\\d\\.\\d{1,2}\\+(?:cu|rocm|xpu)[\\w.]{0,10})$', ['+cu', '+rocm', '+xpu']],
+    // A group of plain literal branches goes on with the text around it.
+    ['a(?:bc|d)e', ['abce', 'ade']],
+    ['^[ \\t]{0,12}[A-Za-z_][\\w.]{0,120}(?:Error|Exception|Failed):', ['error:', 'exception:', 'failed:']],
     ['\\bmac ?(?:studio|mini|book)\\b', ['studio', 'mini', 'book']],
     ['(?:pytorch|torch)\\s{0,2}version', ['version']],
     ['xy(?=abc)|(?<!def)yz', ['xy', 'yz']],
@@ -86,7 +89,7 @@ describe('the literals a pattern needs, read through groups', () => {
     expect(requiredLiteralSets('a|bcd')).toBeUndefined();
   });
 
-  it.each(['x(?=abc)', '(?:ab)?c', 'a(?:bc|d)e', '\\x41\\u0042C'])('%s needs nothing of two characters it could tell', (pattern) => {
+  it.each(['x(?=abc)', '(?:ab)?c', 'a(?:b+c|d)e', '\\x41\\u0042C'])('%s needs nothing of two characters it could tell', (pattern) => {
     expect(requiredLiterals(pattern, 2)).toBeUndefined();
   });
 });
