@@ -4,7 +4,7 @@
 // measured in the same run: one regex pass over the same text, and for the batch the naive
 // keyword classifier (keyword-baseline.mjs) over the same file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type { Classifier } from '../src/classify/classify.ts';
 import { LIMITS } from '../src/classify/normalize.ts';
 import { MB, type BenchResult, fmtBytes, fmtMs, fmtRatio, getGc, median, percentile, round, table, timeOnce, timeRuns } from './lib/measure.ts';
 import { seeded } from '../src/learn/random.ts';
+import { distIsFresh } from '../scripts/dist-fresh.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = join(ROOT, 'test', 'fixtures', 'corpus-dev.jsonl');
@@ -204,7 +205,7 @@ function batchAgainstKeywords() {
   const bytes = statSync(file).size;
   const pastes = copies * lines.length;
   const bin = join(ROOT, 'bin', 'comfyoom.mjs');
-  const compiled = distIsFresh();
+  const compiled = distIsFresh(ROOT);
   wallMs([bin, 'diagnose', '--batch', file]);
   const cli: number[] = [];
   const keywords: number[] = [];
@@ -222,16 +223,9 @@ function batchAgainstKeywords() {
 
 // ---------------------------------------------------------------- bench
 
-/** Whether dist/ is as new as every source: then the bin (and the bot) run it, and tsx otherwise. */
-function distIsFresh(): boolean {
-  const newest = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((t, e) => Math.max(t, e.isDirectory() ? newest(join(d, e.name)) : statSync(join(d, e.name)).mtimeMs), 0);
-  const built = join(ROOT, 'dist', '.built');
-  return existsSync(built) && statSync(built).mtimeMs >= newest(join(ROOT, 'src'));
-}
-
 /** The classifier users run: the compiled one by the bin's rule, so the figures are not tsx's (its transform wraps every closure it creates). */
 async function usersClassifier(kbDir: string | undefined): Promise<{ classify: Classifier; compiled: boolean }> {
-  const compiled = distIsFresh();
+  const compiled = distIsFresh(ROOT);
   const from = compiled ? '../dist/' : '../src/';
   const ext = compiled ? 'js' : 'ts';
   const { loadKb } = (await import(`${from}kb/load.${ext}`)) as { loadKb: (dir?: string) => Kb };
