@@ -89,6 +89,8 @@ export class PatternSet {
   /** For each literal, the patterns that hold it; and the patterns that hold none (which may match anywhere). */
   private readonly byLiteral: number[][];
   private readonly unconditional: number[];
+  /** Scratch for `candidates`: a mark per pattern, all clear between calls. */
+  private readonly marked: Uint8Array;
   /** For each pattern that is nothing but its one literal, true: where the literal is, it matches. */
   private readonly plain: boolean[];
   /** For each pattern, whether its matches stay within a line, so it can be tried line by line. */
@@ -110,6 +112,7 @@ export class PatternSet {
       if (!ids) this.unconditional.push(pattern);
       else for (const id of new Set(ids)) this.byLiteral[id]!.push(pattern);
     });
+    this.marked = new Uint8Array(sources.length);
     this.plain = sources.map((s, i) => literals[i]?.length === 1 && literalText(s) === literals[i]![0]);
     this.bound = sources.map(lineBound);
   }
@@ -155,10 +158,18 @@ export class PatternSet {
    * found, as few of the patterns' literals are in any one paste.
    */
   private candidates(found: readonly (number[] | undefined)[]): number[] {
-    const out = [...this.unconditional];
+    // Marked, then read in pattern order: no set or sort for the few dozen that usually qualify.
+    const marked = this.marked;
+    for (const pattern of this.unconditional) marked[pattern] = 1;
     // Only the distinct literals: ids past them are the all-of literals, which no pattern is gated on.
-    for (let id = 0; id < this.byLiteral.length; id++) if (found[id]) out.push(...this.byLiteral[id]!);
-    return out.length < 2 ? out : [...new Set(out)].sort((a, b) => a - b);
+    for (let id = 0; id < this.byLiteral.length; id++) if (found[id]) for (const pattern of this.byLiteral[id]!) marked[pattern] = 1;
+    const out: number[] = [];
+    for (let pattern = 0; pattern < marked.length; pattern++) {
+      if (!marked[pattern]) continue;
+      out.push(pattern);
+      marked[pattern] = 0;
+    }
+    return out;
   }
 
   /** A pattern tried line by line needs no `g` (and so no lastIndex to reset); one run over the whole text does. */
