@@ -226,6 +226,8 @@ export class LiteralIndex {
   /** Per state, the literals that end there (its own and, through failure links, shorter ones): outputs[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outputs: Int32Array;
+  /** `find`'s scratch: a slot per literal, all empty between calls. */
+  private seen?: (number[] | undefined)[];
 
   /** `literals` lower-cased, as `String.prototype.toLowerCase` makes them. */
   constructor(readonly literals: readonly string[]) {
@@ -326,13 +328,15 @@ export class LiteralIndex {
     return found;
   }
 
-  /** The literals (by index) that occur in one text, each once. */
+  /** The literals (by index) that occur in one text, each once, ascending. */
   find(text: string): number[] {
-    const found: (number[] | undefined)[] = new Array(this.literals.length);
-    this.walk(text, found, false);
+    // The few found are collected as they are first met and cleared afterwards: no array as
+    // long as the literals made, and read through, at every call.
+    const found = (this.seen ??= new Array(this.literals.length));
     const ids: number[] = [];
-    for (let id = 0; id < found.length; id++) if (found[id]) ids.push(id);
-    return ids;
+    this.walk(text, found, false, ids);
+    for (const id of ids) found[id] = undefined;
+    return ids.length < 2 ? ids : ids.sort((a, b) => a - b);
   }
 
   /**
@@ -340,8 +344,9 @@ export class LiteralIndex {
    * `byLine` (lines split at `\n`, each read from the automaton's start), else on line 0.
    * The walk reads the text's UTF-8 bytes: a loop over one typed array stays fast, where
    * `charCodeAt` slows down once it has met the many kinds of string a paste is cut into.
+   * `firstMet`, when given, gets each literal's index the first time it is found.
    */
-  private walk(text: string, found: (number[] | undefined)[], byLine: boolean): void {
+  private walk(text: string, found: (number[] | undefined)[], byLine: boolean, firstMet?: number[]): void {
     const { next, asciiColumn, shift } = this;
     const bytes = utf8(text);
     let s = 0;
@@ -355,7 +360,7 @@ export class LiteralIndex {
           continue;
         }
         s = next[((s >> 1) << shift) + asciiColumn[b]!]!;
-        if (s & 1) this.report(s >> 1, found, line);
+        if (s & 1) this.report(s >> 1, found, line, firstMet);
         continue;
       }
       // A character beyond ASCII, decoded, then taken a UTF-16 unit at a time as a string holds it.
@@ -364,40 +369,42 @@ export class LiteralIndex {
       else if (b < 0xf0) code = ((b & 0x0f) << 12) | ((bytes[++i]! & 0x3f) << 6) | (bytes[++i]! & 0x3f);
       else {
         const point = ((b & 0x07) << 18) | ((bytes[++i]! & 0x3f) << 12) | ((bytes[++i]! & 0x3f) << 6) | (bytes[++i]! & 0x3f);
-        s = this.unit(s, 0xd800 + ((point - 0x10000) >> 10), found, line);
+        s = this.unit(s, 0xd800 + ((point - 0x10000) >> 10), found, line, firstMet);
         code = 0xdc00 + ((point - 0x10000) & 0x3ff);
       }
-      s = this.unit(s, code, found, line);
+      s = this.unit(s, code, found, line, firstMet);
     }
   }
 
   /** The state after a UTF-16 unit beyond ASCII, read as toLowerCase makes it (which may be more than one unit: "İ" -> "i̇"). */
-  private unit(s: number, code: number, found: (number[] | undefined)[], line: number): number {
+  private unit(s: number, code: number, found: (number[] | undefined)[], line: number, firstMet?: number[]): number {
     const lower = lowerUnit(code);
-    if (lower > 0) return this.step(s, lower - 1, found, line);
+    if (lower > 0) return this.step(s, lower - 1, found, line, firstMet);
     const units = String.fromCharCode(code).toLowerCase();
-    for (let j = 0; j < units.length; j++) s = this.step(s, units.charCodeAt(j), found, line);
+    for (let j = 0; j < units.length; j++) s = this.step(s, units.charCodeAt(j), found, line, firstMet);
     return s;
   }
 
   /** The state after a unit already lower-cased (the Kelvin sign lower-cases to ASCII k). */
-  private step(s: number, unit: number, found: (number[] | undefined)[], line: number): number {
+  private step(s: number, unit: number, found: (number[] | undefined)[], line: number, firstMet?: number[]): number {
     if (unit < ASCII) s = this.next[((s >> 1) << this.shift) + this.asciiColumn[unit]!]!;
     else {
       const t = this.wideStep(s >> 1, unit);
       s = t * 2 + this.ending[t]!;
     }
-    if (s & 1) this.report(s >> 1, found, line);
+    if (s & 1) this.report(s >> 1, found, line, firstMet);
     return s;
   }
 
   /** Records the literals that end in state `state` as found on `line`. */
-  private report(state: number, found: (number[] | undefined)[], line: number): void {
+  private report(state: number, found: (number[] | undefined)[], line: number, firstMet?: number[]): void {
     for (let k = this.outStart[state]!; k < this.outStart[state + 1]!; k++) {
       const id = this.outputs[k]!;
       const at = found[id];
-      if (!at) found[id] = [line];
-      else if (at[at.length - 1] !== line) at.push(line);
+      if (!at) {
+        found[id] = [line];
+        firstMet?.push(id);
+      } else if (at[at.length - 1] !== line) at.push(line);
     }
   }
 }

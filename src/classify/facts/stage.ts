@@ -350,7 +350,7 @@ function frameHas(frame: Pick<Frame, 'text' | 'path' | 'fn'>, hint: string): boo
 
 /** Splits a frame's path into the custom-node pack and the part that says what the code does. */
 function framePlace(path: string): { inner: string; pack?: string } {
-  const p = path.replace(/\\/g, '/');
+  const p = path.replaceAll('\\', '/');
   const custom = /\/custom_nodes\/([^/]{1,120})\/(.{1,400})$/i.exec(p);
   if (custom) return { pack: custom[1]!, inner: custom[2]! };
   const lib = /\/(?:site|dist)-packages\/(.{1,400})$/i.exec(p);
