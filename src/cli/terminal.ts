@@ -33,6 +33,13 @@ const ANSWERS: Record<string, number> = {
 };
 const REASONS: Record<string, Reason> = { '1': 'same', same: 'same', '2': 'different', different: 'different', '3': 'could_not_apply', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
 
+/**
+ * How long a terminal may stay silent after an empty line for it to end a paste: the lines of one
+ * paste come within milliseconds of each other, a person's next keystroke much later.
+ */
+const PASTE_QUIET_MS = 300;
+const QUIET = Symbol('quiet');
+
 export interface TerminalOptions {
   engine: Engine;
   input: NodeJS.ReadableStream;
@@ -93,13 +100,47 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   };
 
   const rl = createInterface({ input: o.input, terminal: false });
-  for await (const raw of rl) {
+  const lines = rl[Symbol.asyncIterator]();
+  /** A line asked for and not yet come: kept for the next ask, so a quiet window loses no line. */
+  let coming: Promise<IteratorResult<string>> | undefined;
+  /** The next line, or undefined at the end of the input. */
+  const nextLine = async (): Promise<string | undefined> => {
+    const got = await (coming ??= lines.next());
+    coming = undefined;
+    return got.done ? undefined : got.value;
+  };
+  /** The next line if one comes within `ms`, else QUIET. */
+  const lineWithin = async (ms: number): Promise<string | undefined | typeof QUIET> => {
+    let timer: NodeJS.Timeout | undefined;
+    const quiet = new Promise<typeof QUIET>((resolve) => (timer = setTimeout(resolve, ms, QUIET)));
+    const got = await Promise.race([(coming ??= lines.next()), quiet]);
+    clearTimeout(timer);
+    return got === QUIET ? QUIET : nextLine();
+  };
+
+  let carried: string | undefined;
+  for (;;) {
+    const raw = carried ?? (await nextLine());
+    carried = undefined;
+    if (raw === undefined) break;
     const line = raw.trimEnd();
     const m = mode();
     if (buffer.length || m === 'paste' || m === 'log') {
-      // Collecting a paste: it ends at an empty line.
+      // Collecting a paste: it ends at an empty line. A log may hold empty lines of its own (an
+      // error report's stack trace has one between frames): on a terminal they come with the
+      // rest of the paste, where the user's own empty line is followed by quiet. Piped input has
+      // no such pause, so there the first empty line ends the paste, as scripts write them.
       if (line.trim()) buffer.push(line);
-      else if (buffer.length) await flushPaste();
+      else if (buffer.length) {
+        const after = o.interactive ? await lineWithin(PASTE_QUIET_MS) : QUIET;
+        if (typeof after === 'string') {
+          buffer.push('');
+          carried = after;
+        } else {
+          await flushPaste();
+          if (after === undefined) break;
+        }
+      }
       continue;
     }
     const word = line.trim().toLowerCase();

@@ -4,12 +4,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { runTerminal } from '../../src/cli/terminal.ts';
+import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { sample } from '../helpers/corpus.ts';
+import { classify, kb } from '../helpers/kb.ts';
 import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
@@ -41,6 +45,32 @@ describe('terminal mode', () => {
     const c = await onlyCase(db);
     expect(c.row).toMatchObject({ platform: 'terminal', status: 'resolved', resolution: 'confirmed' });
     expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
+  });
+
+  it('on a terminal, takes a log with empty lines of its own as one paste, ended by the user\'s empty line', async () => {
+    // A real console paste whose first empty line comes before the error: read up to there, it
+    // is no error at all.
+    const text = sample('cf-0214').text;
+    const [firstPart] = text.split(/\n\s*\n/);
+    expect(text).toMatch(/\n\s*\n/);
+    expect(classify(firstPart!).entry.id).not.toBe(classify(text).entry.id);
+
+    const db = openDb(':memory:');
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(db)) });
+    const input = new PassThrough();
+    let shown = '';
+    const done = runTerminal({ engine, input, out: (s) => (shown += `${s}\n`), interactive: true, user: 'local:tester' });
+    // Pasted at once, as a terminal delivers a paste, then the user's own empty line.
+    input.write(`${text}\n\n`);
+    await expect.poll(() => shown, { timeout: 10_000 }).toMatch(/Step 1 of|\[1\]/);
+    input.end('stop\n');
+    await done;
+
+    expect(shown).not.toMatch(/found no error in that/);
+    const cases = db.prepare('SELECT entry, paste FROM cases').all() as { entry: string; paste: string }[];
+    expect(cases).toHaveLength(1);
+    expect(cases[0]!.entry).toBe(classify(text).entry.id);
+    db.close();
   });
 
   it('opens no case for words that are not an error ("stop", "n" with no case open)', () => {
