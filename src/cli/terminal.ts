@@ -1,7 +1,7 @@
 // Terminal mode: the same engine as the chat adapters, answered by keys or words. On a terminal it
-// prompts; piped, it reads one answer per line (y/worked, n, skip, stop, a choice's number, a
-// node's name, or a pasted log), so a whole conversation can be scripted. Every answer is stored
-// before the next prompt.
+// prompts; piped, it reads one answer per line (y/worked, n, skip, stop, a choice's number or
+// label, a node's name, or a pasted log), so a whole conversation can be scripted. Every answer is
+// stored before the next prompt.
 import { createInterface } from 'node:readline';
 import { userInfo } from 'node:os';
 import type { Engine, Origin } from '../conversation/engine.ts';
@@ -24,14 +24,15 @@ export function formatMessage(m: Message): string {
   return out.join('\n');
 }
 
+/** Short words for an answer's choices (by place), besides their numbers and labels. */
 const ANSWERS: Record<string, number> = {
-  y: 0, yes: 0, worked: 0, ok: 0, '1': 0,
-  n: 1, no: 1, failed: 1, fail: 1, '2': 1,
-  s: 2, skip: 2, '3': 2,
-  l: 3, log: 3, new: 3, newlog: 3, '4': 3,
-  q: 4, stop: 4, quit: 4, '5': 4,
+  y: 0, yes: 0, worked: 0, ok: 0,
+  n: 1, no: 1, failed: 1, fail: 1,
+  s: 2, skip: 2,
+  l: 3, log: 3, new: 3, newlog: 3,
+  q: 4, stop: 4, quit: 4,
 };
-const REASONS: Record<string, Reason> = { '1': 'same', same: 'same', '2': 'different', different: 'different', '3': 'could_not_apply', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
+const REASONS: Record<string, Reason> = { same: 'same', different: 'different', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
 
 /**
  * How long a terminal may stay silent after an empty line for it to end a paste: the lines of one
@@ -59,11 +60,12 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   let caseId: string | undefined;
   /** The case as the last answer left it: only this terminal's user moves it on. */
   let state: CaseState | undefined;
-  let buttons: string[] = [];
+  /** The choices last shown, numbered from 1 as printed. */
+  let buttons: { id: string; label: string }[] = [];
   const show = async (messages: Message[]) => {
     for (const m of messages) {
       out(formatMessage(m));
-      if (m.buttons?.length) buttons = m.buttons.map((b) => b.id);
+      if (m.buttons?.length) buttons = m.buttons.map((b) => ({ id: b.id, label: b.label.toLowerCase() }));
       if (m.caseId) caseId = m.caseId;
     }
     state = caseId ? await engine.state(caseId) : undefined;
@@ -145,24 +147,29 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     }
     const word = line.trim().toLowerCase();
     if (!word) continue;
+    // A choice by its number, or by its label as printed, in the language it was printed in
+    // ("skip", "跳过", "same error", "同样的错误").
+    const chosen = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : buttons.find((b) => b.label === word);
+    if (chosen) {
+      await show(await engine.press(chosen.id, origin));
+      continue;
+    }
     if (m === 'question') {
-      // A choice's number, or its words typed (a node's name, "AMD"); anything else starts a log.
-      const id = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : undefined;
-      if (id) await show(await engine.press(id, origin));
-      else if (await engine.answersQuestion(caseId!, line)) await show(await engine.paste(caseId!, line, origin));
+      // A choice's words typed (a node's name, "AMD"); anything else starts a log.
+      if (await engine.answersQuestion(caseId!, line)) await show(await engine.paste(caseId!, line, origin));
       else buffer.push(line);
       continue;
     }
     if (m === 'reason') {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
-      const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)];
+      const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)]?.id;
       if (id) await show(await engine.press(id, origin));
       else out('Answer 1 (same error), 2 (a different error) or 3 (could not apply it). / 请回答 1、2 或 3。');
       continue;
     }
     const choice = ANSWERS[word];
     if (choice !== undefined && buttons[choice]) {
-      await show(await engine.press(buttons[choice]!, origin));
+      await show(await engine.press(buttons[choice]!.id, origin));
       continue;
     }
     // Anything else on the answer prompt is the start of a pasted log.

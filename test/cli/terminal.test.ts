@@ -47,6 +47,19 @@ describe('terminal mode', () => {
     expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
   });
 
+  it('takes a choice typed as its label, in the language it was shown in', async () => {
+    const db = newDb();
+    // A Chinese paste: the choices come in Chinese, and are answered with their words.
+    const input = `${asPasted(sample('cf-0201').text)}还是报错\n同样的错误\n跳过\n解决了\n`;
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input, encoding: 'utf8', env, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\[1\] 解决了 {2}\[2\] 还是报错 {2}\[3\] 跳过/);
+    expect(r.stdout).toMatch(/\[1\] 同样的错误/);
+    const c = await onlyCase(db);
+    expect(c.row).toMatchObject({ status: 'resolved', resolution: 'confirmed' });
+    expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
+  });
+
   it('on a terminal, takes a log with empty lines of its own as one paste, ended by the user\'s empty line', async () => {
     // A real console paste whose first empty line comes before the error: read up to there, it
     // is no error at all.
