@@ -113,6 +113,24 @@ describe('the machine and the install', () => {
     expect(f).toMatchObject({ backend: 'zluda', gpuVendor: 'amd', gpuName: 'AMD Radeon RX 5700 XT' });
   });
 
+  it('names a GeForce card written as its bare number only where the words around make it a card', () => {
+    const named = (line: string) => {
+      const f = factsOf(`${line}\ntorch.OutOfMemoryError: CUDA out of memory.`);
+      return f.gpuName === undefined ? undefined : `${f.gpuName} (${f.gpuVendor})`;
+    };
+    expect(named('my 3060 12GB runs out')).toBe('3060 (nvidia)');
+    expect(named('4080 SUPER, 32G RAM')).toBe('4080 SUPER (nvidia)');
+    expect(named('用的是2070的显卡')).toBe('2070 (nvidia)');
+    expect(named('on a 1650 (4G)')).toBe('1650 (nvidia)');
+    // A line, a resolution, a size in MB, a card only mentioned: no card of the user's.
+    expect(named('  File "x.py", line 1080, in run')).toBeUndefined();
+    expect(named('animate 1080 p videos')).toBeUndefined();
+    expect(named('loaded 2080 MB')).toBeUndefined();
+    expect(named('runs well only on 4090 or A100')).toBeUndefined();
+    // A Radeon's bare number stays a Radeon.
+    expect(named('7900 XTX 24GB')).toBe('7900 XTX (amd)');
+  });
+
   it("reads the About panel's versions and launch flags (Chinese UI)", () => {
     const f = factsOf(sample('cf-0054').text);
     expect(f.comfyuiVersion).toBe('0.3.59');

@@ -58,8 +58,20 @@ const mbToGb = (mb: string) => Math.round((Number(mb) / 1024) * 10) / 10;
 const num = (s: string) => Number(s.replace(',', '.'));
 
 const DEVICE = /^\s{0,4}Device:\s{1,2}(cuda|xpu|mps|cpu|privateuseone|npu|mlu)(?::\d{1,2})?\s{0,2}([^:\n]{0,120}?)(?:\s:\s(cudaMallocAsync|native))?\s{0,2}$/i;
-const GPU_NAME =
-  /\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b/i;
+/**
+ * A GeForce card by its bare model number, as people write it ("4060ti 16G 显存", "GPU is 4070
+ * 12GB", "3090的显卡"): only with a suffix, a memory size or a word for a graphics card after it, as
+ * a bare number may be a line, a resolution or a port ("line 1080", "1080 p"). The numbers are
+ * GeForce's (GTX 10 and 16, RTX 20 to 50), none of them a Radeon's; spelled out, so that only a
+ * line holding one of them is tried.
+ */
+const GEFORCE_NUMBER = `(?:${'1050 1060 1070 1080 1630 1650 1660 2050 2060 2070 2080 3050 3060 3070 3080 3090 4050 4060 4070 4080 4090 5050 5060 5070 5080 5090'.split(' ').join('|')})`;
+const BARE_GEFORCE = String.raw`${GEFORCE_NUMBER}(?:\s?(?:Ti|SUPER)\b|(?=\s{0,2}[,(]?\s{0,2}\d{1,2}\s?G(?:B|iB)?\b|\s{0,2}的?(?:显卡|GPU\b|graphics card)))`;
+const BARE_GEFORCE_NAME = new RegExp(`^${GEFORCE_NUMBER}`);
+const GPU_NAME = new RegExp(
+  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
+  'i',
+);
 
 const DEVICE_NAME = [reading(DEVICE, (m) => (m[2] && m[2].trim() ? m[2].replace(/\[ZLUDA\]/i, '').trim() : undefined))];
 const GPU_NAMED = [reading(GPU_NAME, (m) => m[1], 0.8)];
@@ -75,7 +87,7 @@ function readGpu(text: GatedLines): { name?: string; vendor?: Facts['gpuVendor']
       ? 'intel'
       : /apple/i.test(name)
         ? 'apple'
-        : /nvidia|geforce|rtx|gtx|tesla|quadro|\b[ahl]\d{2,3}\b/i.test(name)
+        : /nvidia|geforce|rtx|gtx|tesla|quadro|\b[ahl]\d{2,3}\b/i.test(name) || BARE_GEFORCE_NAME.test(name)
           ? 'nvidia'
           : undefined;
   return { name, vendor, line: named.line };
