@@ -131,6 +131,15 @@ describe('the machine and the install', () => {
     expect(named('7900 XTX 24GB')).toBe('7900 XTX (amd)');
   });
 
+  it('names workstation and data-centre cards as people write them', () => {
+    const named = (line: string) => factsOf(`${line}\ntorch.OutOfMemoryError: CUDA out of memory.`).gpuName;
+    expect(named('Running on RTX-A6000 on HyperStack')).toBe('RTX-A6000');
+    expect(named('an RTX A4000 16GB')).toBe('RTX A4000');
+    expect(named('I run it on A100 40G')).toBe('A100 40G');
+    expect(named('租的 H800 80G 也爆显存')).toBe('H800 80G');
+    expect(named('A100 80GB PCIe')).toBe('A100 80GB');
+  });
+
   it("reads the About panel's versions and launch flags (Chinese UI)", () => {
     const f = factsOf(sample('cf-0054').text);
     expect(f.comfyuiVersion).toBe('0.3.59');

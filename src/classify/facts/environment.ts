@@ -69,7 +69,7 @@ const GEFORCE_NUMBER = `(?:${'1050 1060 1070 1080 1630 1650 1660 2050 2060 2070 
 const BARE_GEFORCE = String.raw`${GEFORCE_NUMBER}(?:\s?(?:Ti|SUPER)\b|(?=\s{0,2}[,(]?\s{0,2}\d{1,2}\s?G(?:B|iB)?\b|\s{0,2}的?(?:显卡|GPU\b|graphics card)))`;
 const BARE_GEFORCE_NAME = new RegExp(`^${GEFORCE_NUMBER}`);
 const GPU_NAME = new RegExp(
-  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
+  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:NVIDIA\s)?RTX[\s-]?A\d{4}|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|(?:A100|A800|A40|A30|A10|H100|H800|H20|L40S?|L20)[\s-]\d{2}\s?G\b|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
   'i',
 );
 
