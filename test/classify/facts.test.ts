@@ -140,6 +140,19 @@ describe('the machine and the install', () => {
     expect(named('A100 80GB PCIe')).toBe('A100 80GB');
   });
 
+  it('reads the VRAM a user gives right after their card, however the card is written', () => {
+    const vram = (line: string) => factsOf(`${line}\ntorch.OutOfMemoryError: CUDA out of memory.`).vramGb;
+    expect(vram('GPU is 4070 12GB')).toBe(12);
+    expect(vram('Windows 11, 1660Ti 6GB, 16GB RAM')).toBe(6);
+    expect(vram('vae decode 爆显存，4050,6g')).toBe(6);
+    expect(vram('my graphics card is ntx1060 6G')).toBe(6);
+    expect(vram('I run the T2V generation on A100 40G')).toBe(40);
+    expect(vram('RTX 3060 (12GB)')).toBe(12);
+    // A size after something else is no card's.
+    expect(vram('rtx 3060,i3-12100f,16gbs ram')).toBeUndefined();
+    expect(vram('loaded 3060 MB, 12 GB free')).toBeUndefined();
+  });
+
   it("reads the About panel's versions and launch flags (Chinese UI)", () => {
     const f = factsOf(sample('cf-0054').text);
     expect(f.comfyuiVersion).toBe('0.3.59');
