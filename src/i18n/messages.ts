@@ -68,4 +68,22 @@ export const M = {
     tiledVae: { en: 'VAE Decode (Tiled)', zh: 'VAE Decode (Tiled) 分块解码' },
     plainVae: { en: 'plain VAE Decode', zh: '普通 VAE Decode' },
   },
+  /** What the facts' own words (a stage, an install) read as. */
+  stage: {
+    sampling: { en: 'sampling', zh: '采样' },
+    vae_decode: { en: 'VAE decode', zh: 'VAE 解码' },
+    vae_encode: { en: 'VAE encode', zh: 'VAE 编码' },
+    model_load: { en: 'loading the model', zh: '加载模型' },
+    text_encoder: { en: 'text encoder', zh: '文本编码器' },
+    upscale: { en: 'upscaling', zh: '放大' },
+    detector: { en: 'detection or segmentation', zh: '检测或分割' },
+    training: { en: 'training', zh: '训练' },
+    other: { en: 'another node', zh: '其他节点' },
+  },
+  install: {
+    portable: { en: 'Windows portable', zh: 'Windows 便携版' },
+    desktop: { en: 'ComfyUI Desktop', zh: 'ComfyUI 桌面版' },
+    docker: { en: 'Docker', zh: 'Docker' },
+    manual: { en: 'manual (venv)', zh: '手动安装（venv）' },
+  },
 } as const satisfies Record<string, unknown>;

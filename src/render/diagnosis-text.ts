@@ -12,6 +12,10 @@ export const SKIP_REASON: Record<SkippedStep['reason'], Text> = {
   'needs-newer-build': P.skippedNeedsNewer,
 };
 
+/** Proper names, the same in both languages. */
+const OS_NAME: Record<NonNullable<Facts['os']>, string> = { windows: 'Windows', linux: 'Linux', macos: 'macOS' };
+const BACKEND_NAME: Record<NonNullable<Facts['backend']>, string> = { cuda: 'CUDA', rocm: 'ROCm', zluda: 'ZLUDA', mps: 'MPS (Apple)', directml: 'DirectML', xpu: 'XPU (Intel)', cpu: 'CPU' };
+
 const gb = (n: number) => (n >= 1 ? `${Math.round(n * 100) / 100} GB` : `${Math.round(n * 1024)} MB`);
 
 /** The facts worth showing a user, as label/value pairs in their language. */
@@ -20,7 +24,7 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
   const label = (k: keyof typeof M.facts) => t(M.facts[k], lang);
   if (facts.oom) out.push([label('oom'), t(M.values[facts.oom], lang)]);
   if (facts.node) out.push([label('node'), facts.node]);
-  if (facts.stage) out.push([label('stage'), facts.stage.replace('_', ' ')]);
+  if (facts.stage) out.push([label('stage'), t(M.stage[facts.stage], lang)]);
   if (facts.requestedGb !== undefined) out.push([label('requestedGb'), gb(facts.requestedGb)]);
   if (facts.freeGb !== undefined) out.push([label('freeGb'), gb(facts.freeGb)]);
   if (facts.totalGb !== undefined) out.push([label('totalGb'), gb(facts.totalGb)]);
@@ -28,10 +32,10 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
   if (facts.gpuName) out.push([label('gpuName'), facts.gpuName]);
   if (facts.vramGb !== undefined) out.push([label('vramGb'), gb(facts.vramGb)]);
   if (facts.ramGb !== undefined) out.push([label('ramGb'), gb(facts.ramGb)]);
-  if (facts.os) out.push([label('os'), facts.os]);
-  if (facts.backend) out.push([label('backend'), facts.backend]);
+  if (facts.os) out.push([label('os'), OS_NAME[facts.os]]);
+  if (facts.backend) out.push([label('backend'), BACKEND_NAME[facts.backend]]);
   if (facts.app && facts.app !== 'comfyui') out.push([label('app'), facts.app]);
-  if (facts.install) out.push([label('install'), facts.install]);
+  if (facts.install) out.push([label('install'), t(M.install[facts.install], lang)]);
   if (facts.comfyuiVersion) out.push([label('comfyuiVersion'), facts.comfyuiVersion]);
   if (facts.torchVersion) out.push([label('torchVersion'), facts.torchVersion]);
   if (facts.flags.length) out.push([label('flags'), facts.flags.join(' ')]);

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeFacts } from '../../src/render/diagnosis-text.ts';
+import { factsOf } from '../helpers/kb.ts';
+import { sample } from '../helpers/corpus.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 const token = ['hf', 'ZxQwErTyUiOpAsDfGhJkLmNbVcXzPoIuYt'].join('_');
@@ -32,6 +35,17 @@ describe('diagnose output', () => {
     expect(JSON.parse(r.stdout).category).toBe('oom_gpu_vae');
     expect(r.stdout).not.toContain(token);
     expect(r.stdout).not.toContain('jean.dupont@example.org');
+  });
+});
+
+describe('what the log shows', () => {
+  it("names the stage, the install, the OS and the backend in the user's language, not by the facts' own words", () => {
+    // A Linux install by hand on ROCm, failing in VAE Decode (cf-0124), and Windows portable (cf-0054).
+    const shown = (id: string, lang: 'en' | 'zh') => Object.fromEntries(describeFacts(factsOf(sample(id).text), lang));
+    expect(factsOf(sample('cf-0124').text)).toMatchObject({ stage: 'vae_decode', install: 'manual', os: 'linux', backend: 'rocm' });
+    expect(shown('cf-0124', 'en')).toMatchObject({ 'Failing stage': 'VAE decode', Install: 'manual (venv)', OS: 'Linux', Backend: 'ROCm' });
+    expect(shown('cf-0124', 'zh')).toMatchObject({ 出错阶段: 'VAE 解码', 安装方式: '手动安装（venv）', 系统: 'Linux', 后端: 'ROCm' });
+    expect(shown('cf-0054', 'zh')).toMatchObject({ 出错阶段: '加载模型', 安装方式: 'Windows 便携版', 系统: 'Windows', 后端: 'CUDA' });
   });
 });
 
