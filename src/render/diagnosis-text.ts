@@ -15,6 +15,8 @@ export const SKIP_REASON: Record<SkippedStep['reason'], Text> = {
 /** Proper names, the same in both languages. */
 const OS_NAME: Record<NonNullable<Facts['os']>, string> = { windows: 'Windows', linux: 'Linux', macos: 'macOS' };
 const BACKEND_NAME: Record<NonNullable<Facts['backend']>, string> = { cuda: 'CUDA', rocm: 'ROCm', zluda: 'ZLUDA', mps: 'MPS (Apple)', directml: 'DirectML', xpu: 'XPU (Intel)', cpu: 'CPU' };
+const ATTENTION_NAME: Record<NonNullable<Facts['attention']>, string> = { sage: 'SageAttention', flash: 'FlashAttention', xformers: 'xformers', pytorch: 'PyTorch (SDPA)', split: 'split', quad: 'sub-quadratic' };
+const APP_NAME: Record<string, string> = { forge: 'Forge', a1111: 'AUTOMATIC1111', fooocus: 'Fooocus', invokeai: 'InvokeAI', sdnext: 'SD.Next', wan2gp: 'Wan2GP', easydiffusion: 'Easy Diffusion', swarmui: 'SwarmUI' };
 
 const gb = (n: number) => (n >= 1 ? `${Math.round(n * 100) / 100} GB` : `${Math.round(n * 1024)} MB`);
 
@@ -34,12 +36,12 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
   if (facts.ramGb !== undefined) out.push([label('ramGb'), gb(facts.ramGb)]);
   if (facts.os) out.push([label('os'), OS_NAME[facts.os]]);
   if (facts.backend) out.push([label('backend'), BACKEND_NAME[facts.backend]]);
-  if (facts.app && facts.app !== 'comfyui') out.push([label('app'), facts.app]);
+  if (facts.app && facts.app !== 'comfyui') out.push([label('app'), APP_NAME[facts.app] ?? facts.app]);
   if (facts.install) out.push([label('install'), t(M.install[facts.install], lang)]);
   if (facts.comfyuiVersion) out.push([label('comfyuiVersion'), facts.comfyuiVersion]);
   if (facts.torchVersion) out.push([label('torchVersion'), facts.torchVersion]);
   if (facts.flags.length) out.push([label('flags'), facts.flags.join(' ')]);
-  if (facts.attention) out.push([label('attention'), facts.attention]);
+  if (facts.attention) out.push([label('attention'), ATTENTION_NAME[facts.attention]]);
   if (facts.dynamicVram !== undefined) out.push([label('dynamicVram'), t(facts.dynamicVram ? M.values.on : M.values.off, lang)]);
   if (facts.workflowWidth && facts.workflowHeight) {
     const frames = facts.workflowFrames ? `, ${facts.workflowFrames} ${t(M.values.frames, lang)}` : '';

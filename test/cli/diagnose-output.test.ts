@@ -39,13 +39,16 @@ describe('diagnose output', () => {
 });
 
 describe('what the log shows', () => {
-  it("names the stage, the install, the OS and the backend in the user's language, not by the facts' own words", () => {
+  it("names the stage and the install in the user's language, the OS, backend, app and attention by their names, not by the facts' own words", () => {
     // A Linux install by hand on ROCm, failing in VAE Decode (cf-0124), and Windows portable (cf-0054).
     const shown = (id: string, lang: 'en' | 'zh') => Object.fromEntries(describeFacts(factsOf(sample(id).text), lang));
     expect(factsOf(sample('cf-0124').text)).toMatchObject({ stage: 'vae_decode', install: 'manual', os: 'linux', backend: 'rocm' });
     expect(shown('cf-0124', 'en')).toMatchObject({ 'Failing stage': 'VAE decode', Install: 'manual (venv)', OS: 'Linux', Backend: 'ROCm' });
     expect(shown('cf-0124', 'zh')).toMatchObject({ 出错阶段: 'VAE 解码', 安装方式: '手动安装（venv）', 系统: 'Linux', 后端: 'ROCm' });
     expect(shown('cf-0054', 'zh')).toMatchObject({ 出错阶段: '加载模型', 安装方式: 'Windows 便携版', 系统: 'Windows', 后端: 'CUDA' });
+    // Attention and other apps by their names: Wan2GP with SageAttention (cf-0341), Fooocus on PyTorch's (cf-0685).
+    expect(shown('cf-0341', 'en')).toMatchObject({ App: 'Wan2GP', Attention: 'SageAttention' });
+    expect(shown('cf-0685', 'zh')).toMatchObject({ 程序: 'Fooocus', 注意力实现: 'PyTorch (SDPA)' });
   });
 });
 
