@@ -85,6 +85,17 @@ describe('the failing node and stage', () => {
     expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
   });
 
+  it('does not take a finished progress bar for what was running when the error came', () => {
+    const stage = (bar: string, after = '') => factsOf(`got prompt\n${bar}\n${after}!!! Exception during processing !!! Allocation on device`).stage;
+    // Sampling stopped part-way: it was sampling.
+    expect(stage(' 45%|████▌     | 9/20 [00:05<00:06,  1.71it/s]')).toBe('sampling');
+    // The bar reached its end: what ran next (a decode, another sampler's first step) printed nothing.
+    expect(stage('100%|██████████| 50/50 [01:05<00:00,  1.32s/it]')).toBeUndefined();
+    expect(stage('20/20 [00:05<00:00,  3.71it/s]')).toBeUndefined();
+    // Unless the log says what came next.
+    expect(stage('100%|██████████| 20/20 [00:05<00:00,  3.71it/s]', 'Requested to load AutoencoderKL\n')).toBe('vae_decode');
+  });
+
   it('takes the words around the error when the user names the stage', () => {
     expect(factsOf('[ERROR] Error in Phase 1 (Encoding): CUDA out of memory. Tried to allocate 2.67 GiB.').stage).toBe('vae_encode');
   });

@@ -226,6 +226,7 @@ const RUN_START = gate(/^\s{0,4}(?:got prompt|prompt executed in)\b/i);
 // A tqdm bar ("  0%|          | 0/20 [00:00<?, ?it/s]"); OCR often reads the bar as l, I or [.
 const PROGRESS = gate(/\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</, 1);
 const PROGRESS_LABEL = /^(.{0,120}?)\d{1,3}%\s{0,2}[|lI[]/;
+const FINISHED_BAR = /(?<!\d)(?:100%|(\d{1,5})\/\1(?!\d))/;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
 /** Words that make a line a person's sentence rather than a program's output. */
 const PROSE = /\b(?:i|i'm|i've|my|me|when|whenever|while|after|trying|tried|get|got|getting|gets|run|running|ran|use|using|it|this|then|fails?|failed|error|crash(?:es|ed)?)\b/gi;
@@ -488,6 +489,12 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
       continue;
     }
     if (PROGRESS.re.test(text)) {
+      // A bar at its end (50/50, 100%): that stage is over, and whatever ran after it (a decode,
+      // a second sampler whose first step never ended) printed nothing, so the log cannot say.
+      if (FINISHED_BAR.test(text)) {
+        last = undefined;
+        continue;
+      }
       const label = PROGRESS_LABEL.exec(text)?.[1] ?? '';
       const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
       last = { stage: labelled ?? 'sampling', line: i, strength: requestedUnknown || labelled ? 0.7 : 0.6 };
