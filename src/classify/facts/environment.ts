@@ -68,10 +68,12 @@ const DEVICE = /^\s{0,4}Device:\s{1,2}(cuda|xpu|mps|cpu|privateuseone|npu|mlu)(?
 const GEFORCE_NUMBER = `(?:${'1050 1060 1070 1080 1630 1650 1660 2050 2060 2070 2080 3050 3060 3070 3080 3090 4050 4060 4070 4080 4090 5050 5060 5070 5080 5090'.split(' ').join('|')})`;
 const BARE_GEFORCE = String.raw`${GEFORCE_NUMBER}(?:\s?(?:Ti|SUPER)\b|(?=\s{0,2}[,(]?\s{0,2}\d{1,2}\s?G(?:B|iB)?\b|\s{0,2}的?(?:显卡|GPU\b|graphics card)))`;
 const BARE_GEFORCE_NAME = new RegExp(`^${GEFORCE_NUMBER}`);
+/** NVIDIA's workstation cards (RTX A4000, RTX-A6000). */
+const WORKSTATION = String.raw`RTX[\s-]?A\d{4}`;
 /** NVIDIA's data-centre cards people rent or run, by name (A800, H800 and H20 are China's). */
 const DATACENTER = '(?:A100|A800|A40|A30|A10|H100|H800|H20|L40S?|L20)';
 const GPU_NAME = new RegExp(
-  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:NVIDIA\s)?RTX[\s-]?A\d{4}|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|${DATACENTER}[\s-]\d{2}\s?G\b|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
+  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:NVIDIA\s)?${WORKSTATION}|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|${DATACENTER}[\s-]\d{2}\s?G\b|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
   'i',
 );
 
@@ -242,7 +244,7 @@ const VRAM_PROSE: Reading<number>[] = [
   reading(/(?:VRAM|显存)\s{0,2}[:：]?\s{0,2}(\d{1,3}(?:[.,]\d)?)\s{0,1}(?:GB|G|GiB)\b/i, (m) => num(m[1]!), 0.7),
   // A card with its size after it: "RTX 3060 12GB", "4090 24G", "1660Ti 6GB", "4050,6g", "A100 40G".
   reading(
-    new RegExp(String.raw`(?<![\d.])(?:(?:RTX|GTX|RX)\s?\d{3,4}|RTX[\s-]?A\d{4}|${GEFORCE_NUMBER}|${DATACENTER})\s?(?:Ti|XT|XTX|SUPER)?\s{0,2}[,(]?\s{0,2}(\d{1,2})\s{0,1}(?:GB|G|GiB)\b`, 'i'),
+    new RegExp(String.raw`(?<![\d.])(?:(?:RTX|GTX|RX)\s?\d{3,4}|${WORKSTATION}|${GEFORCE_NUMBER}|${DATACENTER})\s?(?:Ti|XT|XTX|SUPER)?\s{0,2}[,(]?\s{0,2}(\d{1,2})\s{0,1}(?:GB|G|GiB)\b`, 'i'),
     (m) => num(m[1]!),
     0.7,
   ),
