@@ -188,6 +188,9 @@ describe('Linux kill notices', () => {
     ['earlyoom', 'earlyoom[812]: sending SIGTERM to process 4242 uid 1000 "python3": badness 912, VmRSS 28123 MiB'],
     ['systemd-oomd', 'systemd-oomd[640]: Killed /user.slice/user-1000.slice/app.slice/comfy.scope due to memory pressure for /user.slice being 92.1% > 80.0% for > 20s with reclaim activity'],
     ['a container exit', 'comfyui-1 exited with code 137'],
+    ['a container exit told in the present', 'the comfyui container exits with code 137 after a while'],
+    ["a supervisor's exit code", 'Exit Code: 137'],
+    ['a kill told from the console', 'then it just says Killed in the terminal and stops'],
     ['torchrun', 'exitcode  : -9 (pid: 1234)'],
     ['a zsh job line with its pid', '[1]    52429 killed     python scripts/txt2img.py --prompt  --plms'],
     ['Killed glued to a progress bar', 'Loading checkpoint shards:  75%|███████▌  | 3/4 [01:34<00:31, 31.54s/it]Killed'],
@@ -269,8 +272,16 @@ describe('the words people and other programs use for it', () => {
     ['TensorFlow on DirectML', 'Resource exhausted: OOM when allocating tensor with shape[16,128,98,98] and type float on /job:localhost/replica:0/task:0/device:DML:0 by allocator DmlAllocator', 'oom_directml'],
     ["VideoHelperSuite's RAM guard", 'Error occurred when executing VHS_LoadVideo: Memory limit hit after loading 1347 frames. Stopping execution.', 'oom_cpu_ram'],
     ['a kill told in words', 'when the final checkpoint shards were being loaded, the terminal was killed.', 'oom_cpu_ram'],
+    ['video memory said as it is often translated from 显存', 'Graphics memory overflow when running the upscaler on a 3060', 'oom_gpu_other'],
+    ['not enough VRAM, at the decode', 'not enough VRAM when decoding the video, 8GB card', 'oom_gpu_vae'],
+    ['the decode stage named in words', 'In the decoding stage it needs far more memory.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB.', 'oom_gpu_vae'],
   ])('%s', (_name, paste, category) => {
     expect(classify(paste).category).toBe(category);
+  });
+
+  it('does not take a question about memory for an OOM', () => {
+    expect(classify('RuntimeError: CUDA error: an illegal memory access was encountered. Is this caused by insufficient graphics memory?').category).toBe('not_oom');
+    expect(factsOf('Is the video memory not enough?').oom).toBeUndefined();
   });
 
   it("does not take a counter or a flag named oom for an OOM", () => {
@@ -302,6 +313,8 @@ describe('more stage readings', () => {
     ["accelerate placing a model is loading", '  File "/x/venv/lib/site-packages/accelerate/accelerator.py", line 741, in _prepare_one\n    return self.prepare_model(obj, device_placement=device_placement)\nRuntimeError: CUDA out of memory.', 'model_load'],
     ['the user names the text encoder', '* The T5 text encoder always loads on CUDA:0.\n* The first run fails with a `CUDA out of memory` error during embedding.', 'text_encoder'],
     ['a quantized model initializing is loading', '[info] Initializing QuantizedFluxModel\n!!! Exception during processing !!! CUDA error: out of memory (at Tensor.h:88)', 'model_load'],
+    ["a loader named Load…ControlNet is loading weights", 'Error occurred when executing LoadFluxControlNet:\n\nAllocation on device', 'model_load'],
+    ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);
   });
