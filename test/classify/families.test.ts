@@ -314,6 +314,10 @@ describe('more stage readings', () => {
     ['the user names the text encoder', '* The T5 text encoder always loads on CUDA:0.\n* The first run fails with a `CUDA out of memory` error during embedding.', 'text_encoder'],
     ['a quantized model initializing is loading', '[info] Initializing QuantizedFluxModel\n!!! Exception during processing !!! CUDA error: out of memory (at Tensor.h:88)', 'model_load'],
     ["a loader named Load…ControlNet is loading weights", 'Error occurred when executing LoadFluxControlNet:\n\nAllocation on device', 'model_load'],
+    ["Forge moving its UNet to the GPU, the error ending Forge's unfinished line", '[Memory Management] Target: KModel, Free GPU: 5120.00 MB, Model Require: 9800.00 MB, Previously Loaded: 0.00 MB, Inference Require: 1024.00 MB, Remaining: -5704.00 MB, torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB.', 'model_load'],
+    ["Forge moving its text encoder", '[Memory Management] Target: JointTextEncoder, Free GPU: 900.00 MB, Model Require: 5000.00 MB, Previously Loaded: 0.00 MB, Inference Require: 1024.00 MB, Remaining: -5124.00 MB\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 MiB.', 'text_encoder'],
+    ["Forge moving its VAE", '[Memory Management] Target: IntegratedAutoencoderKL, Free GPU: 300.00 MB, Model Require: 159.87 MB, Previously Loaded: 0.00 MB, Inference Require: 2038.40 MB, Remaining: -1898.27 MB, Moving model(s) has taken 0.36 seconds\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 'vae_decode'],
+    ['the user says the model will not load', "The flux checkpoint won't load on my 8GB card, it stops with this:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB.", 'model_load'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);

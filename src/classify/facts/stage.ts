@@ -220,13 +220,20 @@ const TRACEBACK_START = gate(/traceback \(most recent call last\)|^#{1,3} stack 
 /** An exception line ends one traceback: frames beyond it belong to another. */
 const EXCEPTION_LINE = gate(/^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i);
 const BACKGROUND_THREAD = /^\s{0,4}exception in thread\b/i;
-const REQUESTED = gate(/requested to load\s{1,2}([\w.]{1,80})/i);
+/**
+ * A model being loaded to the GPU: ComfyUI's "Requested to load X", or Forge's
+ * "[Memory Management] Target: X, Free GPU: ..." (its load_models_gpu), which Forge prints without
+ * a newline, so whatever happened during the move (the error too) ends that same line.
+ */
+const REQUESTED = gate(/requested to load\s{1,2}([\w.]{1,80})|(\[memory management\] target:)\s{0,2}([\w.]{1,80})/i);
 /** A run starts afresh: what the previous prompt loaded says nothing about this one. */
 const RUN_START = gate(/^\s{0,4}(?:got prompt|prompt executed in)\b/i);
 // A tqdm bar ("  0%|          | 0/20 [00:00<?, ?it/s]"); OCR often reads the bar as l, I or [.
 const PROGRESS = gate(/\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</, 1);
 const PROGRESS_LABEL = /^(.{0,120}?)\d{1,3}%\s{0,2}[|lI[]/;
 const FINISHED_BAR = /(?<!\d)(?:100%|(\d{1,5})\/\1(?!\d))/;
+/** What follows a word that names a memory figure: " Require: 189.00 MB". */
+const LABELS_A_FIGURE = /^[\w ]{0,30}:\s{0,2}-?[\d.]{1,12}\s{0,2}[KMGT]i?B\b/;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
 /** Words that make a line a person's sentence rather than a program's output. */
 const PROSE = /\b(?:i|i'm|i've|my|me|when|whenever|while|after|trying|tried|get|got|getting|gets|run|running|ran|use|using|it|this|then|fails?|failed|error|crash(?:es|ed)?)\b/gi;
@@ -267,9 +274,12 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   // A bare node name just above the error block (copied from the UI's error dialog).
   const title = dialogTitle(lines, errorLine);
   if (title) return title;
-  // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError...").
-  for (const [word] of lines[errorLine]!.matchAll(CAPITALISED_WORD)) {
-    if (/[a-z]/.test(word) && !/error|exception/i.test(word) && stageOfNode(word, compiled)) return { node: word, line: errorLine };
+  // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError..."),
+  // not a word that labels a memory figure (Forge's "Inference Require: 189.00 MB").
+  const line = lines[errorLine]!;
+  for (const m of line.matchAll(CAPITALISED_WORD)) {
+    const word = m[0];
+    if (/[a-z]/.test(word) && !/error|exception/i.test(word) && !LABELS_A_FIGURE.test(line.slice(m.index! + word.length)) && stageOfNode(word, compiled)) return { node: word, line: errorLine };
   }
   // The same failure shown twice (the UI's dialog pasted above the console's traceback): the
   // dialog's title names the node, if it is a node we know.
@@ -473,15 +483,16 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
   // Only lines that may start something can change the answer.
   const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, runs?.events)])].sort((a, b) => a - b);
   for (const i of visit) {
-    if (i >= end) break;
+    if (i > end) break;
     const text = paste.lines[i]!;
+    const requested = REQUESTED.re.exec(text);
+    if (i === end && !requested?.[2]) break;
     if (RUN_START.re.test(text)) {
       last = undefined;
       continue;
     }
-    const requested = REQUESTED.re.exec(text);
     if (requested) {
-      const byModel = stageOfModel(requested[1]!, compiled);
+      const byModel = stageOfModel(requested[1] ?? requested[3]!, compiled);
       // A diffusion model (not named in any list) is loaded to sample; until a bar shows
       // sampling began, the load itself is what was running.
       requestedUnknown = !byModel;
