@@ -88,7 +88,7 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   const g = native.getContext('2d');
   g.drawImage(img, 0, 0);
   const pixels = g.getImageData(0, 0, width, height);
-  const inverted = toGrey(pixels.data);
+  const inverted = toGrey(pixels.data, width);
   g.putImageData(pixels, 0, 0);
   const textHeight = measureTextHeight(pixels.data, width, height);
   const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
@@ -109,18 +109,31 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   return { ok: true, grey, page: { width: w, height: h }, bands, size, scale, inverted, ...(textHeight ? { textHeight } : {}) };
 }
 
-/** RGBA to grey in place, inverted when the image is mostly dark; says whether it inverted. */
-function toGrey(d: Uint8ClampedArray): boolean {
-  let sum = 0;
-  for (let i = 0; i < d.length; i += 4) {
-    const y = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
-    d[i] = d[i + 1] = d[i + 2] = y;
-    sum += y;
+/**
+ * RGBA to grey in place, each row inverted where its background is dark: Tesseract prefers dark
+ * text on light, and one screenshot may hold both (cmd.exe's white title bar over its black
+ * console). A row's background is its commonest grey (in steps of 8, for JPEG's noise): dense
+ * text can cover half a row, but its antialiased strokes spread over many greys.
+ * Says whether most rows were inverted (a dark theme).
+ */
+function toGrey(d: Uint8ClampedArray, width: number): boolean {
+  const rowBytes = width * 4;
+  const hist = new Uint32Array(32);
+  let dark = 0;
+  for (let row = 0; row < d.length; row += rowBytes) {
+    hist.fill(0);
+    for (let i = row; i < row + rowBytes; i += 4) {
+      const y = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+      d[i] = d[i + 1] = d[i + 2] = y;
+      hist[d[i]! >> 3]!++;
+    }
+    let background = 0;
+    for (let v = 1; v < 32; v++) if (hist[v]! > hist[background]!) background = v;
+    if (background * 8 + 4 >= 110) continue;
+    dark++;
+    for (let i = row; i < row + rowBytes; i += 4) d[i] = d[i + 1] = d[i + 2] = 255 - d[i]!;
   }
-  // ComfyUI's console and its error dialog are dark: Tesseract prefers dark text on light.
-  const inverted = sum / (d.length / 4) < 110;
-  if (inverted) for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = 255 - d[i]!;
-  return inverted;
+  return dark > d.length / rowBytes / 2;
 }
 
 /** Otsu's threshold of a grey RGBA image, with the mean grey of the ink below it and the paper above. */

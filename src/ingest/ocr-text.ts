@@ -63,7 +63,7 @@ interface Block {
  * the margin: a log whose longest lines merely happen to be alike is returned line for line.
  */
 export function rebuildText(lines: OcrLine[]): string {
-  const read = lines.filter((l) => l.text.trim());
+  const read = lines.filter((l) => l.text.trim()).map((l) => ({ ...l, text: mendLine(l.text) }));
   const block = measure(read);
   if (!block) return read.map((l) => l.text.trim()).join('\n');
   const room = (i: number) => block.edge - read[i]!.right;
@@ -93,6 +93,18 @@ export function rebuildText(lines: OcrLine[]): string {
     out[out.length - 1] += (spaced ? ' ' : '') + text;
   }
   return out.join('\n');
+}
+
+/**
+ * Tesseract's misreadings of a traceback that hide its frames from the classifier: a frame's quotes
+ * read curly or doubled (`File “C:\x.py"”, line 3`), and a space put after an underscore inside an
+ * identifier (`factory_ kwargs`, never valid Python: `for _ in` has no letter before the `_`).
+ */
+const FRAME_QUOTES = /^(\s*Fi[l1I]e\s{0,2})["“”'‘’]{1,2}([^"“”'‘’\n]{1,400}?)["“”'‘’]{1,3}(\s{0,2},\s{0,2}line\b)/;
+const SPACE_AFTER_UNDERSCORE = /([A-Za-z0-9])_ (?=[a-z])/g;
+
+function mendLine(text: string): string {
+  return text.replace(FRAME_QUOTES, '$1"$2"$3').replace(SPACE_AFTER_UNDERSCORE, '$1_');
 }
 
 function measure(read: OcrLine[]): Block | undefined {

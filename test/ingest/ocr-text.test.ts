@@ -23,6 +23,22 @@ const screen = (lines: string[]): OcrLine[] =>
 const cutAt = (text: string, columns: number): string[] => text.split('\n').flatMap((l) => l.match(new RegExp(`.{1,${columns}}`, 'g')) ?? ['']);
 
 describe('rebuilding OCR text', () => {
+  it("mends Tesseract's misreadings that hide a traceback's frames: curly or doubled quotes, a space after an underscore", () => {
+    const read = [
+      '  File “C:\\ComfyUI\\custom_nodes\\wrapper\\nodes.py"”, line 1598, in decode',
+      '    torch.empty((out_features, in_features), **factory_ kwargs)',
+      '  File "/opt/ComfyUI/comfy/ops.py”, line 52, in forward_comfy_cast_weights',
+      '    for _ in range(steps):',
+    ];
+    // Indentation comes back relative to the text's left margin, the frames' here.
+    expect(rebuildText(screen(read)).split('\n')).toEqual([
+      'File "C:\\ComfyUI\\custom_nodes\\wrapper\\nodes.py", line 1598, in decode',
+      '  torch.empty((out_features, in_features), **factory_kwargs)',
+      'File "/opt/ComfyUI/comfy/ops.py", line 52, in forward_comfy_cast_weights',
+      '  for _ in range(steps):',
+    ]);
+  });
+
   it("joins an exception line a phone cut mid-word ('torch.OutOfMemoryErr' / 'or: CUDA out of memory')", () => {
     const log = [
       'Requested to load WAN21',
