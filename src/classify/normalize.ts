@@ -178,11 +178,14 @@ function wrapMark(bytes: Uint8Array, from: number, to: number): number {
 }
 
 const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
-const FENCE = /^\s{0,8}```/; // code fences carry no text of their own
+// A fence line carries no text of its own beyond a language tag; a log glued to its fence
+// ("```torch.cuda.OutOfMemoryError: ...```") is kept, the fences taken off.
+const FENCE_ONLY = /^\s{0,8}```[\w+#.-]{0,20}\s{0,8}$/;
+const FENCES = [/^\s{0,8}```/, /(?<=\S)```\s{0,8}$/];
 const BOLD = [/^\s{0,8}\*\*(?=\S)/, /(?<=\S)\*\*\s{0,8}$/]; // **bold** wrappers
 const CODE = [/^\s{0,8}`(?=\S)/, /(?<=\S)`\s{0,8}$/]; // `inline code` wrappers
 // Every wrapper anchored at the start, in one pattern V8 tries at the first character only.
-const WRAPPED_START = anyOf([QUOTE, FENCE, BOLD[0]!, CODE[0]!, ...LINE_PREFIXES]);
+const WRAPPED_START = anyOf([QUOTE, FENCES[0]!, BOLD[0]!, CODE[0]!, ...LINE_PREFIXES]);
 
 /** Whether a line ends in `*` or a backquote and at most 8 blanks, as the wrappers anchored at the end need. */
 function mayEndWrapped(line: string): boolean {
@@ -194,8 +197,8 @@ function mayEndWrapped(line: string): boolean {
 export function stripWrapping(line: string): string {
   if (!WRAPPED_START.test(line) && !mayEndWrapped(line)) return line;
   let s = line.replace(QUOTE, '');
-  if (FENCE.test(s)) return '';
-  for (const p of [...BOLD, ...CODE, ...LINE_PREFIXES]) s = s.replace(p, '');
+  if (FENCE_ONLY.test(s)) return '';
+  for (const p of [...FENCES, ...BOLD, ...CODE, ...LINE_PREFIXES]) s = s.replace(p, '');
   return s;
 }
 

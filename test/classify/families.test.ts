@@ -291,6 +291,11 @@ describe('the words people and other programs use for it', () => {
 });
 
 describe('pastes reshaped on the way', () => {
+  it('reads a log glued to its code fence, and still drops a fence with only a language tag', () => {
+    expect(classify('Log:\n```torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.12 GiB (GPU 0; 8.00 GiB total capacity; 0 bytes free)```').category).toBe('oom_gpu_other');
+    expect(classify('```python\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (77x768 and 2048x320)\n```').category).toBe('not_oom');
+  });
+
   it("reads a docker compose log through its service prefix", () => {
     const paste = [
       '2024-11-22 19:24:48 comfyui  |   File "/usr/local/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1160, in convert',
@@ -318,6 +323,9 @@ describe('more stage readings', () => {
     ["Forge moving its text encoder", '[Memory Management] Target: JointTextEncoder, Free GPU: 900.00 MB, Model Require: 5000.00 MB, Previously Loaded: 0.00 MB, Inference Require: 1024.00 MB, Remaining: -5124.00 MB\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 40.00 MiB.', 'text_encoder'],
     ["Forge moving its VAE", '[Memory Management] Target: IntegratedAutoencoderKL, Free GPU: 300.00 MB, Model Require: 159.87 MB, Previously Loaded: 0.00 MB, Inference Require: 2038.40 MB, Remaining: -1898.27 MB, Moving model(s) has taken 0.36 seconds\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 'vae_decode'],
     ['the user says the model will not load', "The flux checkpoint won't load on my 8GB card, it stops with this:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB.", 'model_load'],
+    ['a sampler node whose innermost frames load its model', ['Error occurred when executing KSamplerAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/sample.py", line 43, in sample', '    real_model, positive_copy, negative_copy, noise_mask, models = prepare_sampling(model, noise.shape, positive, negative, noise_mask)', '  File "/opt/ComfyUI/comfy/model_management.py", line 527, in load_models_gpu', '    cur_loaded_model = loaded_model.model_load(lowvram_model_memory, force_patch_weights=force_patch_weights)'].join('\n'), 'model_load'],
+    ['a sampler node whose innermost frames sample', ['Error occurred when executing KSamplerAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/model_management.py", line 527, in load_models_gpu', '  File "/opt/ComfyUI/comfy/samplers.py", line 229, in calc_cond_batch', '    output = model.apply_model(input_x, timestep_, **c).chunk(batch_chunks)'].join('\n'), 'sampling'],
+    ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);

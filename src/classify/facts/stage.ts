@@ -561,17 +561,26 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     return node ? { node, stage, evidence } : { stage, evidence };
   };
 
+  const frames = errorFrames(text, errorLine);
+  let byFrame: { stage: Stage; line: number } | undefined;
+  for (const frame of frames) {
+    const hit = compiled.frames.firstIn(frame.text, (f) => frameHas(frame, f));
+    if (hit) {
+      byFrame = { stage: hit, line: frame.line };
+      break;
+    }
+  }
+
+  // A node that first moves its weights to the GPU (a sampler loading its model, SUPIR moving its
+  // ControlNet) ran out while loading when its innermost frames are the move.
   const byNode = node ? stageOfNode(node, compiled) : undefined;
+  if (byNode && byFrame?.stage === 'model_load' && byNode !== 'model_load') return done('model_load', at(byFrame.line, 'stack frame', 0.85));
   if (byNode) return done(byNode, at(found!.line, 'failing node', 1));
 
   const prose = stageInProse(lines, compiled, on);
   if (prose) return done(prose.stage, at(prose.line, 'your words', 0.75));
 
-  const frames = errorFrames(text, errorLine);
-  for (const frame of frames) {
-    const hit = compiled.frames.firstIn(frame.text, (f) => frameHas(frame, f));
-    if (hit) return done(hit, at(frame.line, 'stack frame', 0.85));
-  }
+  if (byFrame) return done(byFrame.stage, at(byFrame.line, 'stack frame', 0.85));
   for (const frame of frames) {
     const pack = frame.pack;
     const byPack = pack && (stageOfNode(pack, compiled) ?? compiled.frames.firstIn(pack, (f) => frameHas({ text: pack, path: pack, fn: '' }, f)));
