@@ -32,6 +32,7 @@ const ANSWERS: Record<string, number> = {
   l: 3, log: 3, new: 3, newlog: 3,
   q: 4, stop: 4, quit: 4,
 };
+const LEAVE = new Set(['quit', 'exit', 'q', '退出']);
 const REASONS: Record<string, Reason> = { same: 'same', different: 'different', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
 
 /**
@@ -80,7 +81,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   const prompt = () => {
     if (!o.interactive) return;
     const m = mode();
-    out(m === 'paste' ? '\nPaste a ComfyUI error or log, then an empty line (Ctrl+D to quit) / 粘贴报错或日志，以空行结束：' : m === 'log' ? 'Paste the new log, then an empty line / 粘贴新日志，以空行结束：' : m === 'question' ? `1-${buttons.length} > ` : '> ');
+    out(m === 'paste' ? '\nPaste a ComfyUI error or log, then an empty line (quit or Ctrl+D to leave) / 粘贴报错或日志，以空行结束（输入 退出 离开）：' : m === 'log' ? 'Paste the new log, then an empty line / 粘贴新日志，以空行结束：' : m === 'question' ? `1-${buttons.length} > ` : '> ');
   };
 
   if (o.resume) {
@@ -127,6 +128,8 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     if (raw === undefined) break;
     const line = raw.trimEnd();
     const m = mode();
+    // With no case open, the words for leaving leave (as Ctrl+D does); a log never is one of them.
+    if (m === 'paste' && !buffer.length && LEAVE.has(line.trim().toLowerCase())) break;
     if (buffer.length || m === 'paste' || m === 'log') {
       // Collecting a paste: it ends at an empty line. A log may hold empty lines of its own (an
       // error report's stack trace has one between frames): on a terminal they come with the

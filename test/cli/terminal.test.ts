@@ -96,6 +96,18 @@ describe('terminal mode', () => {
     opened.close();
   });
 
+  it('leaves on "quit" (or 退出) with no case open, and reads no further line', () => {
+    for (const word of ['quit', '退出']) {
+      const db = newDb();
+      const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: `${word}\n${paste('cf-0214')}`, encoding: 'utf8', env, timeout: 60_000 });
+      expect(r.status).toBe(0);
+      expect(r.stdout).not.toMatch(/found no error in that/);
+      const opened = openDb(db);
+      expect(opened.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
+      opened.close();
+    }
+  });
+
   it('reads the first paste from a file with `chat FILE`', async () => {
     const db = newDb();
     const file = join(mkdtempSync(join(tmpdir(), 'paste-')), 'error.log');
