@@ -121,6 +121,8 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     return got === QUIET ? QUIET : nextLine();
   };
 
+  const chosenBy = (word: string) => (/^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : buttons.find((b) => b.label === word));
+
   let carried: string | undefined;
   for (;;) {
     const raw = carried ?? (await nextLine());
@@ -130,6 +132,12 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     const m = mode();
     // With no case open, the words for leaving leave (as Ctrl+D does); a log never is one of them.
     if (m === 'paste' && !buffer.length && LEAVE.has(line.trim().toLowerCase())) break;
+    // Waiting for a log, a line that is just a choice shown with the request (its number or "stop") is that choice.
+    const shown = m === 'log' && !buffer.length ? chosenBy(line.trim().toLowerCase()) : undefined;
+    if (shown) {
+      await show(await engine.press(shown.id, origin));
+      continue;
+    }
     if (buffer.length || m === 'paste' || m === 'log') {
       // Collecting a paste: it ends at an empty line. A log may hold empty lines of its own (an
       // error report's stack trace has one between frames): on a terminal they come with the
@@ -152,7 +160,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     if (!word) continue;
     // A choice by its number, or by its label as printed, in the language it was printed in
     // ("skip", "跳过", "same error", "同样的错误").
-    const chosen = /^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : buttons.find((b) => b.label === word);
+    const chosen = chosenBy(word);
     if (chosen) {
       await show(await engine.press(chosen.id, origin));
       continue;
@@ -167,7 +175,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
       const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)]?.id;
       if (id) await show(await engine.press(id, origin));
-      else out('Answer 1 (same error), 2 (a different error) or 3 (could not apply it). / 请回答 1、2 或 3。');
+      else out('Answer 1 (same error), 2 (a different error), 3 (could not apply it) or 4 (stop). / 请回答 1、2、3 或 4（结束）。');
       continue;
     }
     const choice = ANSWERS[word];

@@ -234,7 +234,8 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
   const step = currentStep(s);
 
   if (c.kind === 'action') {
-    if (c.offer !== s.offer || s.awaiting !== 'answer') return none('stale');
+    // Stop ends the case from any prompt of the current offer; the rest answer a step.
+    if (c.offer !== s.offer || (s.awaiting !== 'answer' && c.action !== 'stop')) return none('stale');
     switch (c.action) {
       case 'worked':
         return {

@@ -72,9 +72,12 @@ function stepButtons(caseId: string, offer: number, lang: Lang): Button[] {
     { id: buttonId(caseId, offer, 'f'), label: t(C.buttons.failed, lang), style: 'danger' },
     { id: buttonId(caseId, offer, 's'), label: t(C.buttons.skip, lang), style: 'secondary' },
     { id: buttonId(caseId, offer, 'n'), label: t(C.buttons.newlog, lang), style: 'secondary' },
-    { id: buttonId(caseId, offer, 'x'), label: t(C.buttons.stop, lang), style: 'secondary' },
+    stopButton(caseId, offer, lang),
   ];
 }
+
+/** On every prompt of an open case: a user may leave at a question as well as at a step. */
+const stopButton = (caseId: string, offer: number, lang: Lang): Button => ({ id: buttonId(caseId, offer, ACTION_CODES.stop), label: t(C.buttons.stop, lang), style: 'secondary' });
 
 export const showButton = (caseId: string, lang: Lang): Button => ({ id: buttonId(caseId, 0, SHOW_CODE), label: t(C.buttons.showCurrent, lang), style: 'secondary' });
 
@@ -86,6 +89,7 @@ function reasonButtons(caseId: string, offer: number, lang: Lang): Button[] {
     { id: buttonId(caseId, offer, 'rs'), label: t(C.buttons.same, lang), style: 'primary' },
     { id: buttonId(caseId, offer, 'rd'), label: t(C.buttons.different, lang), style: 'primary' },
     { id: buttonId(caseId, offer, 'ra'), label: t(C.buttons.couldNotApply, lang), style: 'secondary' },
+    stopButton(caseId, offer, lang),
   ];
 }
 
@@ -100,11 +104,14 @@ function renderQuestion(state: CaseState, question: Question, offer: number): Me
       { kind: 'text', text: t(q.ask, lang) },
       ...(question === 'stage' ? [{ kind: 'note' as const, text: t(C.typeNodeHint, lang) }] : []),
     ],
-    buttons: QUESTIONS[question].choices.map((c) => ({
-      id: buttonId(caseId, offer, c.code),
-      label: t(C.choices[c.choice], lang),
-      style: c.choice === 'unknown' ? 'secondary' : 'primary',
-    })),
+    buttons: [
+      ...QUESTIONS[question].choices.map((c): Button => ({
+        id: buttonId(caseId, offer, c.code),
+        label: t(C.choices[c.choice], lang),
+        style: c.choice === 'unknown' ? 'secondary' : 'primary',
+      })),
+      stopButton(caseId, offer, lang),
+    ],
   };
 }
 
@@ -209,7 +216,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askReason, lang) }], buttons: reasonButtons(caseId, r.offer, lang) });
         break;
       case 'ask_log':
-        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askLog, lang) }] });
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askLog, lang) }], buttons: [stopButton(caseId, r.offer, lang)] });
         break;
       case 'question':
         out.push(renderQuestion(state, r.question, r.offer));

@@ -187,6 +187,21 @@ describe('terminal mode', () => {
     expect(textStats).toMatch(/stage {3}asked 1: sampling 1 · vae 0 · loader 0 · other 0 · don't know 0 · unanswered 0 \(typed 1\)/);
   });
 
+  it('stops at the question, and while waiting for a new log, when "stop" is typed', async () => {
+    const atQuestion = newDb();
+    spawnSync(process.execPath, [bin, 'chat', '--db', atQuestion], { input: `${asPasted(BARE_OOM)}stop\n`, encoding: 'utf8', env, timeout: 60_000 });
+    const asked = await onlyCase(atQuestion);
+    expect(asked.row.status).toBe('cancelled');
+    expect(asked.records.map((x) => x.type)).toEqual(['opened', 'asked', 'cancelled']);
+
+    const atLog = newDb();
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', atLog], { input: `${paste('cf-0214')}4\nstop\n`, encoding: 'utf8', env, timeout: 60_000 });
+    expect(r.stdout).not.toMatch(/found no error in that/);
+    const waited = await onlyCase(atLog);
+    expect(waited.row.status).toBe('cancelled');
+    expect(waited.records.map((x) => x.type)).toEqual(['opened', 'offered', 'asked_log', 'cancelled']);
+  });
+
   it('resumes at an unanswered question, where "I don\'t know" keeps the generic plan', async () => {
     const db = newDb();
     spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: asPasted(BARE_OOM), encoding: 'utf8', env, timeout: 60_000 });

@@ -123,6 +123,16 @@ describe('the guided conversation', () => {
     expect(run(open(), act(1, 'stop')).state.status).toBe('cancelled');
   });
 
+  it('stops from any prompt of the current offer (the why, the new log), not from an old one', () => {
+    const asked = run(open(), act(1, 'failed')).state;
+    expect(step(asked, act(2, 'stop')).state!.status).toBe('cancelled');
+    expect(step(asked, act(1, 'stop')).replies[0]).toMatchObject({ type: 'rejected', why: 'stale' });
+    const awaitingLog = run(open(), act(1, 'newlog')).state;
+    expect(step(awaitingLog, act(2, 'stop')).state!.status).toBe('cancelled');
+    // Only stop: the step's other answers still need a step on screen.
+    expect(step(asked, act(2, 'worked')).replies[0]).toMatchObject({ type: 'rejected', why: 'stale' });
+  });
+
   it('rebuilds the same state from its records', () => {
     const commands = [act(1, 'skip'), act(2, 'failed'), why(3, 'different'), log(vae), act(5, 'worked')];
     let s: CaseState | undefined;
@@ -195,6 +205,13 @@ describe('the question before the first step', () => {
   it('goes to the AMD plan on "AMD"', () => {
     const { state } = run(asking('vendor').state!, answer(1, 'vendor', 'amd', amd));
     expect(state).toMatchObject({ plan: amd, awaiting: 'answer', index: 0 });
+  });
+
+  it('stops at the question, with no step tried', () => {
+    const { state, last } = run(asking().state!, act(1, 'stop'));
+    expect(state.status).toBe('cancelled');
+    expect(state.tried).toEqual([]);
+    expect(last.replies).toEqual([{ type: 'cancelled' }]);
   });
 
   it('refuses a stale, doubled or wrong-question answer, a stranger\'s, and step buttons, repeating the question', () => {

@@ -35,7 +35,7 @@ describe('the question before the first step, on Discord', () => {
   it('asks NVIDIA or AMD, then the node, with buttons, and re-plans on the answers', async () => {
     const { question, caseId } = await openCase(BARE_OOM);
     expect(textOf(question)).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?/);
-    expect(labels(question)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know"]);
+    expect(labels(question)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know", 'Stop']);
 
     const nvidia = press(h, messageFrom(question), button(question, 'vn'));
     const update = await h.fake.waitFor(callback(nvidia));
@@ -45,7 +45,7 @@ describe('the question before the first step, on Discord', () => {
     expect(live.flat().map((b: any) => b.disabled ?? false)).toEqual([false]);
     await followUp(nvidia, /Got it: NVIDIA/);
     const stage = await followUp(nvidia, /Which node was running/);
-    expect(labels(stage)).toEqual(['Sampler (KSampler, SamplerCustom, WanVideoSampler...)', 'VAE Decode/Encode', 'A loader (checkpoint, UNet, CLIP)', 'An upscaler, detailer or other node', "I don't know"]);
+    expect(labels(stage)).toEqual(['Sampler (KSampler, SamplerCustom, WanVideoSampler...)', 'VAE Decode/Encode', 'A loader (checkpoint, UNet, CLIP)', 'An upscaler, detailer or other node', "I don't know", 'Stop']);
 
     const sampler = press(h, messageFrom(stage), button(stage, 'ss'));
     await followUp(sampler, /So this is: Out of GPU memory while sampling/);
@@ -93,6 +93,6 @@ describe('the question before the first step, on Discord', () => {
   it('asks in Chinese for a zh-CN user', async () => {
     const { question } = await openCase(onNvidia(BARE_OOM), 'zh-CN');
     expect(textOf(question)).toMatch(/出错时正在运行的是哪个节点/);
-    expect(labels(question)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道']);
+    expect(labels(question)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道', '结束']);
   });
 });

@@ -54,7 +54,7 @@ describe('the question before the first step, on Slack', () => {
     const { thread, question, caseId } = await openCase(BARE_OOM);
     expect(question.args.thread_ts).toBe(thread);
     expect(blockText(question)).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?/);
-    expect(labels(question)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know"]);
+    expect(labels(question)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know", 'Stop']);
 
     await click(question, 'NVIDIA', ALICE);
     const answered = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === question.result.ts, 'the answered question');
@@ -63,7 +63,7 @@ describe('the question before the first step, on Slack', () => {
     expect(blockText(await nthPost(3))).toMatch(/Got it: NVIDIA/);
     const stage = await nthPost(4, 'the stage question');
     expect(stage.args.thread_ts).toBe(thread);
-    expect(labels(stage)).toEqual(['Sampler (KSampler, SamplerCustom, WanVideoSampler...)', 'VAE Decode/Encode', 'A loader (checkpoint, UNet, CLIP)', 'An upscaler, detailer or other node', "I don't know"]);
+    expect(labels(stage)).toEqual(['Sampler (KSampler, SamplerCustom, WanVideoSampler...)', 'VAE Decode/Encode', 'A loader (checkpoint, UNet, CLIP)', 'An upscaler, detailer or other node', "I don't know", 'Stop']);
 
     await click(stage, 'A loader (checkpoint, UNet, CLIP)', ALICE);
     expect(blockText(await nthPost(5))).toMatch(/So this is: Out of GPU memory while loading/);
@@ -118,6 +118,6 @@ describe('the question before the first step, on Slack', () => {
   it('asks in Chinese for a zh-CN Slack locale', async () => {
     const { question } = await openCase(BARE_OOM, LI);
     expect(blockText(question)).toMatch(/你的显卡是 NVIDIA，还是 AMD/);
-    expect(labels(question)).toEqual(['NVIDIA（英伟达）', 'AMD（ROCm/ZLUDA）', '不知道']);
+    expect(labels(question)).toEqual(['NVIDIA（英伟达）', 'AMD（ROCm/ZLUDA）', '不知道', '结束']);
   });
 });
