@@ -31,6 +31,7 @@ const LINE_PREFIXES = [
   /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\] ?/, // [2025-09-05 22:47:42.035]
   /^\[(?:ERROR|WARNING|WARN|INFO|DEBUG)\] ?/, // [ERROR] !!! Exception ...
   /^(?:ERROR|WARNING|INFO):root: ?/, // ERROR:root:Traceback
+  /^\[(?:default)?rank\d{1,4}\]: ?/, // torchrun's per-process prefix: [rank0]: Traceback
 ];
 /** The desktop app sometimes glues the next line's timestamp onto the end of a line. */
 const GLUED_TIMESTAMP = /(\S)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{1,6} - /g;

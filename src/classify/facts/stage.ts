@@ -216,6 +216,8 @@ const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:
 const NODE_WORD = /\b[A-Za-z][A-Za-z0-9]{4,60}\+?/g;
 const FRAME_LINE = gate(/^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/);
 const FRAME = FRAME_LINE.re;
+/** A paste's first line may be a frame cut before its path ended: `wan/modules/vae.py", line 32, in forward`. */
+const CUT_FRAME = /^\s{0,12}([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
 const TRACEBACK_START = gate(/traceback \(most recent call last\)|^#{1,3} stack trace|during handling of the above exception|the above exception was the direct cause/i);
 /** An exception line ends one traceback: frames beyond it belong to another. */
 const EXCEPTION_LINE = gate(/^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i);
@@ -420,10 +422,13 @@ class FrameLine implements Frame {
  */
 function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
   const { lines } = text;
-  const frameLines = text.linesOf([FRAME_LINE]);
+  const cutFirst = !FRAME.test(lines[0] ?? '') && CUT_FRAME.test(lines[0] ?? '');
+  const frameLines = cutFirst ? [0, ...text.linesOf([FRAME_LINE])] : text.linesOf([FRAME_LINE]);
   const frameAt = (i: number): Frame | undefined => {
-    const m = FRAME.exec(lines[i]!);
-    return m ? new FrameLine(m, lines[i + 1] ?? '', i) : undefined;
+    const m = (i === 0 && cutFirst ? CUT_FRAME : FRAME).exec(lines[i]!);
+    // Some copies put an empty line after every line: the code is then two lines down.
+    const code = lines[i + 1]?.trim() ? lines[i + 1]! : (lines[i + 2] ?? '');
+    return m ? new FrameLine(m, code, i) : undefined;
   };
   const collect = (from: number, to: number) => {
     const out: Frame[] = [];
@@ -571,10 +576,10 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
     }
   }
 
-  // A node that first moves its weights to the GPU (a sampler loading its model, SUPIR moving its
-  // ControlNet) ran out while loading when its innermost frames are the move.
+  // The node is where the run was, the innermost telling frame what it was doing when memory ran
+  // out: a sampler node loading its model, SUPIR moving its ControlNet, a diffusion upscaler sampling.
   const byNode = node ? stageOfNode(node, compiled) : undefined;
-  if (byNode && byFrame?.stage === 'model_load' && byNode !== 'model_load') return done('model_load', at(byFrame.line, 'stack frame', 0.85));
+  if (byNode && byFrame && byFrame.stage !== byNode) return done(byFrame.stage, at(byFrame.line, 'stack frame', 0.85));
   if (byNode) return done(byNode, at(found!.line, 'failing node', 1));
 
   const prose = stageInProse(lines, compiled, on);
