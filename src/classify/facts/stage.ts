@@ -216,8 +216,16 @@ const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:
 const NODE_WORD = /\b[A-Za-z][A-Za-z0-9]{4,60}\+?/g;
 const FRAME_LINE = gate(/^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/);
 const FRAME = FRAME_LINE.re;
-/** A paste's first line may be a frame cut before its path ended: `wan/modules/vae.py", line 32, in forward`. */
+/** A log's first line may be a frame cut before its path ended: `wan/modules/vae.py", line 32, in forward`. */
 const CUT_FRAME = /^\s{0,12}([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
+
+/** The line before `before` that starts a block (the paste's first, or one after an empty line) with a cut frame. */
+function cutFrame(lines: readonly string[], before: number): number | undefined {
+  for (let i = 0; i < before; i++) {
+    if (lines[i]!.includes('", ') && (i === 0 || !lines[i - 1]!.trim()) && CUT_FRAME.test(lines[i]!)) return i;
+  }
+  return undefined;
+}
 const TRACEBACK_START = gate(/traceback \(most recent call last\)|^#{1,3} stack trace|during handling of the above exception|the above exception was the direct cause/i);
 /** An exception line ends one traceback: frames beyond it belong to another. */
 const EXCEPTION_LINE = gate(/^\s{0,12}[\w.]{1,80}(?:Error|Exception)(?::|$)|!!!\s?exception during processing/i);
@@ -422,10 +430,11 @@ class FrameLine implements Frame {
  */
 function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
   const { lines } = text;
-  const cutFirst = !FRAME.test(lines[0] ?? '') && CUT_FRAME.test(lines[0] ?? '');
-  const frameLines = cutFirst ? [0, ...text.linesOf([FRAME_LINE])] : text.linesOf([FRAME_LINE]);
+  const full = text.linesOf([FRAME_LINE]);
+  const cut = cutFrame(lines, full.find((i) => FRAME.test(lines[i]!)) ?? lines.length);
+  const frameLines = cut === undefined ? full : [cut, ...full];
   const frameAt = (i: number): Frame | undefined => {
-    const m = (i === 0 && cutFirst ? CUT_FRAME : FRAME).exec(lines[i]!);
+    const m = (i === cut ? CUT_FRAME : FRAME).exec(lines[i]!);
     // Some copies put an empty line after every line: the code is then two lines down.
     const code = lines[i + 1]?.trim() ? lines[i + 1]! : (lines[i + 2] ?? '');
     return m ? new FrameLine(m, code, i) : undefined;
