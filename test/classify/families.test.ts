@@ -191,6 +191,7 @@ describe('Linux kill notices', () => {
     ['a container exit told in the present', 'the comfyui container exits with code 137 after a while'],
     ["a supervisor's exit code", 'Exit Code: 137'],
     ['a kill told from the console', 'then it just says Killed in the terminal and stops'],
+    ["zsh's job notice with its number left on the bar's line", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:03<00:03,  1.90s/it][2]\n48211 killed     python3 main.py --lowvram'],
     ['torchrun', 'exitcode  : -9 (pid: 1234)'],
     ['a zsh job line with its pid', '[1]    52429 killed     python scripts/txt2img.py --prompt  --plms'],
     ['Killed glued to a progress bar', 'Loading checkpoint shards:  75%|███████▌  | 3/4 [01:34<00:31, 31.54s/it]Killed'],
@@ -330,6 +331,9 @@ describe('more stage readings', () => {
     ['a diffusion upscaler node whose innermost frames sample', ['Error occurred when executing UltimateSDUpscale:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/samplers.py", line 229, in calc_cond_batch', '    output = model.apply_model(input_x, timestep_, **c).chunk(batch_chunks)'].join('\n'), 'sampling'],
     ["a pipeline's decode_latents call, in a copy with an empty line after every line", ['!!! Exception during processing !!! Allocation on device', '', '  File "/app/custom_nodes/Fun/pipeline/pipeline_wan_fun.py", line 880, in __call__', '', '    video = self.decode_latents(latents)'].join('\n'), 'vae_decode'],
     ['a paste whose first frame was cut before its path ended, from torchrun', ['Wan2.1/wan/modules/vae.py", line 32, in forward', '[rank0]:     x = torch.cat([cache_x, x], dim=2)', '[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.65 GiB.'].join('\n'), 'vae_decode'],
+    ["the LDM codebase's decode_first_stage (A1111, the *Crafter models)", ['  File "/sd/modules/sd_samplers_common.py", line 68, in samples_to_images_tensor', '    x_sample = model.decode_first_stage(sample.to(model.first_stage_model.dtype))', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'].join('\n'), 'vae_decode'],
+    ['a loader whose name goes on past "Loader"', 'Error occurred when executing SeedVR2LoaderLowVRAM:\n\nAllocation on device', 'model_load'],
+    ["a node's display name split by a space, in the user's words", 'It crashes at the Load WanVideoModel step every time.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB.', 'model_load'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {

@@ -214,6 +214,8 @@ const NODE_NAME = /^[A-Za-z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?$/;
 const NODE_PREFIX = /^\s{0,4}([A-Z][\w+-]{2,60}(?: \([\w .+-]{1,30}\))?)\s{0,2}:\s{1,2}(?![\d.]{1,12}\s{0,2}[KMGT]?i?B\b)\S/;
 /** A CamelCase or all-caps identifier, the shape of a node class name in a sentence. */
 const NODE_WORD = /\b[A-Za-z][A-Za-z0-9]{4,60}\+?/g;
+/** A capitalised word right before a node word, which a display name may have split off ("Load" FramePackModel). */
+const DISPLAY_WORD = /\b([A-Z][a-z]{1,10}) $/;
 const FRAME_LINE = gate(/^\s{0,12}(?:File|Arquivo|Fichier|Datei|文件)\s{1,2}"([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/);
 const FRAME = FRAME_LINE.re;
 /** A log's first line may be a frame cut before its path ended: `wan/modules/vae.py", line 32, in forward`. */
@@ -332,7 +334,9 @@ function stageInProse(lines: readonly string[], compiled: CompiledStages, on?: R
     for (const m of line.matchAll(NODE_WORD)) {
       // A node class name has an upper-case letter past its first ("KSampler", "VAEDecode").
       if (!/^.[^A-Z]{0,60}$/.test(m[0])) {
-        const s = stageOfNode(m[0], compiled);
+        // A display name may put a space into the class name ("the Load FramePackModel step").
+        const word = DISPLAY_WORD.exec(line.slice(Math.max(0, m.index! - 12), m.index))?.[1];
+        const s = (word && stageOfNode(word + m[0], compiled)) || stageOfNode(m[0], compiled);
         if (s) stages.add(s);
       }
     }
