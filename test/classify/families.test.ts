@@ -275,6 +275,7 @@ describe('the words people and other programs use for it', () => {
     ["torch-directml's allocator", '[W D:\\a\\_work\\1\\s\\pytorch-directml-plugin\\torch_directml\\csrc\\engine\\dml_heap_allocator.cc:120] DML allocator out of memory!', 'oom_directml'],
     ["VideoHelperSuite's RAM guard", 'Error occurred when executing VHS_LoadVideo: Memory limit hit after loading 1347 frames. Stopping execution.', 'oom_cpu_ram'],
     ['a kill told in words', 'when the final checkpoint shards were being loaded, the terminal was killed.', 'oom_cpu_ram'],
+    ["A1111's split attention refusing before it samples", 'RuntimeError: Not enough memory, use lower resolution (max approx. 1280x1280). Need: 5.2GB free, Have:2.1GB free', 'oom_gpu_sampling'],
     ['video memory said as it is often translated from 显存', 'Graphics memory overflow when running the upscaler on a 3060', 'oom_gpu_other'],
     ['not enough VRAM, at the decode', 'not enough VRAM when decoding the video, 8GB card', 'oom_gpu_vae'],
     ['the decode stage named in words', 'In the decoding stage it needs far more memory.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB.', 'oom_gpu_vae'],
@@ -334,6 +335,7 @@ describe('more stage readings', () => {
     ["the LDM codebase's decode_first_stage (A1111, the *Crafter models)", ['  File "/sd/modules/sd_samplers_common.py", line 68, in samples_to_images_tensor', '    x_sample = model.decode_first_stage(sample.to(model.first_stage_model.dtype))', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'].join('\n'), 'vae_decode'],
     ['a loader whose name goes on past "Loader"', 'Error occurred when executing SeedVR2LoaderLowVRAM:\n\nAllocation on device', 'model_load'],
     ["a node's display name split by a space, in the user's words", 'It crashes at the Load WanVideoModel step every time.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 90.00 MiB.', 'model_load'],
+    ['超分 (super-resolution) in Chinese words is an upscale', '超分到 4K 的时候爆显存了\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB.', 'upscale'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
