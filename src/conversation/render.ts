@@ -3,7 +3,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import type { Kb } from '../kb/load.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
-import { describeFacts } from '../render/diagnosis-text.ts';
+import { describeFacts, otherAppNote } from '../render/diagnosis-text.ts';
 import type { Plan, PlannedStep } from '../plan/plan.ts';
 import { POLICY, type StepsRecord } from '../learn/index.ts';
 import type { Action, CaseState, Reason, Reply, Tried } from './machine.ts';
@@ -130,6 +130,8 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   const skipped = applied.length ? ` · ${t(M.skipped, lang)}: ${applied.map((s) => t(s.title, lang)).join('; ')}` : '';
   blocks.push({ kind: 'note', text: `${d.category} · ${confidence}${d.truncated ? ` · ${t(M.truncated, lang)}` : ''}${skipped}` });
   if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(C.lowConfidence, lang) });
+  const otherApp = otherAppNote(d.facts, lang);
+  if (otherApp) blocks.push({ kind: 'note', text: otherApp });
   return { ...(caseId ? { caseId } : {}), blocks };
 }
 

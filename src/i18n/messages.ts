@@ -26,6 +26,10 @@ export const M = {
   alsoPossible: { en: 'Also possible', zh: '其他可能' },
   sources: { en: 'Sources', zh: '来源' },
   truncated: { en: 'Your paste was very long; I read its beginning and its end.', zh: '你粘贴的内容太长，我只读取了开头和结尾部分。' },
+  otherApp: {
+    en: 'This log comes from {app}, not ComfyUI. The steps below are written for ComfyUI: {app} has launch options and settings of its own, so take the idea of each step, not its exact flag or node.',
+    zh: '这份日志来自 {app}，不是 ComfyUI。下面的步骤是按 ComfyUI 写的：{app} 有自己的启动参数和设置，请参考每一步的思路，不要照搬其中的参数或节点。',
+  },
   effort: { en: 'effort', zh: '工作量' },
   effortLevel: {
     low: { en: 'low', zh: '低' },

@@ -16,7 +16,13 @@ export const SKIP_REASON: Record<SkippedStep['reason'], Text> = {
 const OS_NAME: Record<NonNullable<Facts['os']>, string> = { windows: 'Windows', linux: 'Linux', macos: 'macOS' };
 const BACKEND_NAME: Record<NonNullable<Facts['backend']>, string> = { cuda: 'CUDA', rocm: 'ROCm', zluda: 'ZLUDA', mps: 'MPS (Apple)', directml: 'DirectML', xpu: 'XPU (Intel)', cpu: 'CPU' };
 const ATTENTION_NAME: Record<NonNullable<Facts['attention']>, string> = { sage: 'SageAttention', flash: 'FlashAttention', xformers: 'xformers', pytorch: 'PyTorch (SDPA)', split: 'split', quad: 'sub-quadratic' };
-const APP_NAME: Record<string, string> = { forge: 'Forge', a1111: 'AUTOMATIC1111', fooocus: 'Fooocus', invokeai: 'InvokeAI', sdnext: 'SD.Next', wan2gp: 'Wan2GP', easydiffusion: 'Easy Diffusion', swarmui: 'SwarmUI' };
+const APP_NAME: Record<string, string> = { forge: 'Forge', a1111: 'AUTOMATIC1111', webui: 'AUTOMATIC1111/Forge', fooocus: 'Fooocus', invokeai: 'InvokeAI', sdnext: 'SD.Next', wan2gp: 'Wan2GP', easydiffusion: 'Easy Diffusion', swarmui: 'SwarmUI' };
+
+/** Said before the plan when the log is another app's: the steps name ComfyUI's flags and nodes. */
+export function otherAppNote(facts: Facts, lang: Lang): string | undefined {
+  if (!facts.app || facts.app === 'comfyui') return undefined;
+  return t(M.otherApp, lang).replaceAll('{app}', APP_NAME[facts.app] ?? facts.app);
+}
 
 const gb = (n: number) => (n >= 1 ? `${Math.round(n * 100) / 100} GB` : `${Math.round(n * 1024)} MB`);
 
@@ -56,6 +62,8 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
   const out: string[] = [];
   out.push(`${t(M.diagnosis, lang)}: ${t(d.entry.title, lang)}  [${d.category}, ${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%]`);
   if (d.truncated) out.push(t(M.truncated, lang));
+  const otherApp = otherAppNote(d.facts, lang);
+  if (otherApp) out.push(otherApp);
   out.push('', `${t(M.whatHappened, lang)}:`, t(d.entry.cause, lang));
   const facts = describeFacts(d.facts, lang);
   if (facts.length) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeFacts } from '../../src/render/diagnosis-text.ts';
+import { describeFacts, otherAppNote } from '../../src/render/diagnosis-text.ts';
 import { factsOf } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 
@@ -49,6 +49,20 @@ describe('what the log shows', () => {
     // Attention and other apps by their names: Wan2GP with SageAttention (cf-0341), Fooocus on PyTorch's (cf-0685).
     expect(shown('cf-0341', 'en')).toMatchObject({ App: 'Wan2GP', Attention: 'SageAttention' });
     expect(shown('cf-0685', 'zh')).toMatchObject({ 程序: 'Fooocus', 注意力实现: 'PyTorch (SDPA)' });
+  });
+});
+
+describe("another app's log", () => {
+  it('says the steps are written for ComfyUI, in both languages, and says nothing of the kind for a ComfyUI log', () => {
+    // AUTOMATIC1111 named by its memory line alone (the split-attention refusal under it is A1111's too).
+    const webui = 'RuntimeError: Not enough memory, use lower resolution (max approx. 1472x1472). Need: 3.7GB free, Have:3.1GB free, A: 9.59 GB, R: 9.71 GB, Sys: 5.9/11.9844 GB (49.6%)';
+    expect(factsOf(webui).app).toBe('webui');
+    expect(otherAppNote(factsOf(webui), 'en')).toMatch(/^This log comes from AUTOMATIC1111\/Forge, not ComfyUI\./);
+    expect(otherAppNote(factsOf(webui), 'zh')).toMatch(/^这份日志来自 AUTOMATIC1111\/Forge，不是 ComfyUI。/);
+    expect(otherAppNote(factsOf(sample('cf-0341').text), 'en')).toMatch(/from Wan2GP, not ComfyUI/);
+    expect(otherAppNote(factsOf(paste), 'en')).toBeUndefined();
+    const r = spawnSync(process.execPath, [bin, 'diagnose', '-'], { input: webui, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout.split('\n')[1]).toMatch(/^This log comes from AUTOMATIC1111\/Forge, not ComfyUI/);
   });
 });
 

@@ -208,6 +208,8 @@ const DYNAMIC_VRAM: Reading<boolean>[] = [
 const APPS: Reading<string>[] = [
   reading(/stable-diffusion-webui-forge|webui[/\\]forge|\bForge\b/i, () => 'forge'),
   reading(/stable-diffusion-webui|modules[/\\]sd_models\.py|\bA1111\b|automatic1111|sd\.webui/i, () => 'a1111'),
+  // The memory line under every result ("A: 9.59 GB, R: 9.71 GB, Sys: 5.9/11.98 GB (49.6%)"), AUTOMATIC1111's and Forge's alike.
+  reading(/\bA: [\d.]{1,8} GB, R: [\d.]{1,8} GB, Sys: /i, () => 'webui'),
   reading(/\bFooocus\b|ldm_patched/i, () => 'fooocus'),
   reading(/invokeai/i, () => 'invokeai'),
   reading(/\bSD\.?Next\b|automatic[/\\]modules/i, () => 'sdnext'),
