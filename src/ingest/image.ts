@@ -112,29 +112,52 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
 /**
  * RGBA to grey in place, each row inverted where its background is dark: Tesseract prefers dark
  * text on light, and one screenshot may hold both (cmd.exe's white title bar over its black
- * console). A row's background is its commonest grey (in steps of 8, for JPEG's noise): dense
- * text can cover half a row, but its antialiased strokes spread over many greys.
+ * console). A row shows its background when one grey (in steps of 8, for JPEG's noise) covers most
+ * of it; a row of dense text or a progress bar's blocks does not, and like every row it goes with
+ * the rows around it that do (within ROW_VOTE), or with the whole image's mean where none does.
  * Says whether most rows were inverted (a dark theme).
  */
 function toGrey(d: Uint8ClampedArray, width: number): boolean {
   const rowBytes = width * 4;
+  const rows = d.length / rowBytes;
   const hist = new Uint32Array(32);
-  let dark = 0;
-  for (let row = 0; row < d.length; row += rowBytes) {
+  /** How many rows above each row show a dark background, and a light one. */
+  const darkBefore = new Uint32Array(rows + 1);
+  const lightBefore = new Uint32Array(rows + 1);
+  let sum = 0;
+  for (let y = 0; y < rows; y++) {
     hist.fill(0);
-    for (let i = row; i < row + rowBytes; i += 4) {
-      const y = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
-      d[i] = d[i + 1] = d[i + 2] = y;
+    for (let i = y * rowBytes; i < (y + 1) * rowBytes; i += 4) {
+      const grey = 0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+      d[i] = d[i + 1] = d[i + 2] = grey;
+      sum += grey;
       hist[d[i]! >> 3]!++;
     }
     let background = 0;
     for (let v = 1; v < 32; v++) if (hist[v]! > hist[background]!) background = v;
-    if (background * 8 + 4 >= 110) continue;
-    dark++;
-    for (let i = row; i < row + rowBytes; i += 4) d[i] = d[i + 1] = d[i + 2] = 255 - d[i]!;
+    const shows = hist[background]! >= BACKGROUND_SHARE * width;
+    const dark = background * 8 + 4 < 110;
+    darkBefore[y + 1] = darkBefore[y]! + (shows && dark ? 1 : 0);
+    lightBefore[y + 1] = lightBefore[y]! + (shows && !dark ? 1 : 0);
   }
-  return dark > d.length / rowBytes / 2;
+  const darkImage = sum / (rows * width) < 110;
+  let inverted = 0;
+  for (let y = 0; y < rows; y++) {
+    const from = Math.max(0, y - ROW_VOTE);
+    const to = Math.min(rows, y + ROW_VOTE + 1);
+    const dark = darkBefore[to]! - darkBefore[from]!;
+    const light = lightBefore[to]! - lightBefore[from]!;
+    if (!(dark + light ? dark > light : darkImage)) continue;
+    inverted++;
+    for (let i = y * rowBytes; i < (y + 1) * rowBytes; i += 4) d[i] = d[i + 1] = d[i + 2] = 255 - d[i]!;
+  }
+  return inverted > rows / 2;
 }
+
+/** Rows either side that vote on a row's polarity: more than half a line of console text at 1x. */
+const ROW_VOTE = 12;
+/** The share of a row one grey must cover to be its background (a progress bar's row: about half). */
+const BACKGROUND_SHARE = 0.7;
 
 /** Otsu's threshold of a grey RGBA image, with the mean grey of the ink below it and the paper above. */
 function otsu(d: Uint8ClampedArray): { threshold: number; ink: number; paper: number } {
