@@ -614,8 +614,9 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
       // Only a line holding a phrase's run can say it.
       if (on && !compiled.phrases.mayHold(on.phrases[i])) continue;
       // Sentences were weighed by the prose reading (a mention it found ambiguous stays so), and
-      // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure.
-      if (isProse(lines[i]!) || stageOfEvent(lines[i]!, compiled, on && (on.events[i] ?? NONE))) continue;
+      // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure,
+      // unless the failure is on it ("VAE decoding displays 'Allocation on device'").
+      if (isProse(lines[i]!) || (i !== errorLine && stageOfEvent(lines[i]!, compiled, on && (on.events[i] ?? NONE)))) continue;
       let folded: string | undefined;
       const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart((folded ??= fold(lines[i]!)), p), on && (on.phrases[i] ?? NONE));
       if (hit) return done(hit, at(i, 'words near the error', 0.65));
