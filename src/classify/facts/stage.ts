@@ -221,10 +221,14 @@ const FRAME = FRAME_LINE.re;
 /** A log's first line may be a frame cut before its path ended: `wan/modules/vae.py", line 32, in forward`. */
 const CUT_FRAME = /^\s{0,12}([^"\n]{1,400})", (?:line|linha|ligne|Zeile|行) \d{1,7}, (?:in|em|dans) ([^\n]{1,120})$/;
 
-/** The line before `before` that starts a block (the paste's first, or one after an empty line) with a cut frame. */
-function cutFrame(lines: readonly string[], before: number): number | undefined {
-  for (let i = 0; i < before; i++) {
-    if (lines[i]!.includes('", ') && (i === 0 || !lines[i - 1]!.trim()) && CUT_FRAME.test(lines[i]!)) return i;
+/**
+ * Among the lines that may hold a frame, one before the first whole frame that starts a block (the
+ * paste's first line, or one after an empty line) with a cut frame.
+ */
+function cutFrame(lines: readonly string[], candidates: readonly number[]): number | undefined {
+  for (const i of candidates) {
+    if (FRAME.test(lines[i]!)) return undefined;
+    if ((i === 0 || !lines[i - 1]!.trim()) && CUT_FRAME.test(lines[i]!)) return i;
   }
   return undefined;
 }
@@ -435,7 +439,7 @@ class FrameLine implements Frame {
 function errorFrames(text: GatedLines, errorLine: number | undefined): Frame[] {
   const { lines } = text;
   const full = text.linesOf([FRAME_LINE]);
-  const cut = cutFrame(lines, full.find((i) => FRAME.test(lines[i]!)) ?? lines.length);
+  const cut = cutFrame(lines, full);
   const frameLines = cut === undefined ? full : [cut, ...full];
   const frameAt = (i: number): Frame | undefined => {
     const m = (i === cut ? CUT_FRAME : FRAME).exec(lines[i]!);
