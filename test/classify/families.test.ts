@@ -272,6 +272,7 @@ describe('the words people and other programs use for it', () => {
     ["ggml's ROCm backend", '[ERROR] ggml_extend.hpp:70   - ROCm error: out of memory', 'oom_amd_hip'],
     ['Vulkan', 'iree/hal/drivers/vulkan/vma_allocator.cc:693: RESOURCE_EXHAUSTED; VK_ERROR_OUT_OF_DEVICE_MEMORY; vmaCreateBuffer\nFound device AMD Radeon RX 6700 XT.', 'oom_amd_hip'],
     ['TensorFlow on DirectML', 'Resource exhausted: OOM when allocating tensor with shape[16,128,98,98] and type float on /job:localhost/replica:0/task:0/device:DML:0 by allocator DmlAllocator', 'oom_directml'],
+    ["TensorFlow's ROCm allocator", '2020-03-11 17:17:25.172727: E tensorflow/stream_executor/rocm/rocm_driver.cc:600] failed to allocate 3.08G (3304535552 bytes) from device: HIP_ERROR_OutOfMemory', 'oom_amd_hip'],
     ["ComfyUI's dynamic VRAM running out of weight slots", 'MemoryError: VBAR OOM', 'oom_gpu_other'],
     ["DirectML's message retyped with the number masked", 'could not allocate tensor with 48948xxxx bytes. there is not enogh gpu video memory', 'oom_directml'],
     ["NumPy's words for an array that does not fit in RAM", '!!! Exception during processing !!! cannot allocate array memory', 'oom_cpu_ram'],
@@ -284,6 +285,10 @@ describe('the words people and other programs use for it', () => {
     ['the decode stage named in words', 'In the decoding stage it needs far more memory.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB.', 'oom_gpu_vae'],
   ])('%s', (_name, paste, category) => {
     expect(classify(paste).category).toBe(category);
+  });
+
+  it("reads ROCm's words for a PyTorch build with no code for the GPU as that, not a crash of memory", () => {
+    expect(classify('RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!').entry.id).toBe('no-kernel-image');
   });
 
   it('does not take a question about memory for an OOM', () => {
