@@ -291,6 +291,12 @@ describe('the words people and other programs use for it', () => {
     expect(classify('RuntimeError: HIP error: hipErrorNoBinaryForGpu: Unable to find code object for all current devices!').entry.id).toBe('no-kernel-image');
   });
 
+  it('takes a crash whose GPU error is quoted above "Aborted" and "Press any key" for that error, not a silent crash of memory', () => {
+    const paste = ['"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"', 'run.sh: line 82: 65171 Aborted                 python main.py --listen', 'Press any key to continue'].join('\n');
+    expect(classify(paste).entry.id).toBe('no-kernel-image');
+    expect(classify(['Loading model from sd_xl_base_1.0.safetensors', 'Press any key to continue'].join('\n')).entry.id).toBe('silent-crash-on-load');
+  });
+
   it('does not take a question about memory for an OOM', () => {
     expect(classify('RuntimeError: CUDA error: an illegal memory access was encountered. Is this caused by insufficient graphics memory?').category).toBe('not_oom');
     expect(factsOf('Is the video memory not enough?').oom).toBeUndefined();
