@@ -192,6 +192,8 @@ describe('Linux kill notices', () => {
     ["a supervisor's exit code", 'Exit Code: 137'],
     ['a kill told from the console', 'then it just says Killed in the terminal and stops'],
     ['a kill told in Chinese', '加载模型的时候内存一直涨，然后进程被杀了'],
+    ['a pod that returns error code 137', 'the pod shuts down and returns error code 137 with no other description'],
+    ['a shell kill notice quoted in a sentence', 'No error in log, just `bash: killed     python3 main.py --listen`'],
     ["zsh's job notice with its number left on the bar's line", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:03<00:03,  1.90s/it][2]\n48211 killed     python3 main.py --lowvram'],
     ['torchrun', 'exitcode  : -9 (pid: 1234)'],
     ['a zsh job line with its pid', '[1]    52429 killed     python scripts/txt2img.py --prompt  --plms'],
@@ -352,6 +354,8 @@ describe('more stage readings', () => {
     ['超分 (super-resolution) in Chinese words is an upscale', '超分到 4K 的时候爆显存了\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB.', 'upscale'],
     ["the *Crafter models' get_latent_z is the VAE encode", ['Error occurred when executing DynamiCrafterI2V:', '', 'Allocation on device', '', 'File "C:\\ComfyUI\\custom_nodes\\ComfyUI-DynamiCrafterWrapper\\nodes.py", line 310, in process', 'z = get_latent_z(self.model, videos)'].join('\n'), 'vae_encode'],
     ['a stage named on the error line itself, by words that elsewhere start it', "VAE decoding shows 'Allocation on device' since the update", 'vae_decode'],
+    ["diffusers' inpainting pipelines encode the masked image in prepare_mask_latents", ['  File "/app/custom_nodes/tryon/pipeline.py", line 1630, in __call__', '    mask, masked_image_latents = self.prepare_mask_latents(', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.'].join('\n'), 'vae_encode'],
+    ["ComfyUI's samplers load their models in prepare_sampling", ['Error occurred when executing SamplerCustomAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/samplers.py", line 706, in sample', '    self.inner_model, self.conds, self.loaded_models = comfy.sampler_helpers.prepare_sampling(self.model_patcher, noise.shape, self.conds)'].join('\n'), 'model_load'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
