@@ -277,6 +277,8 @@ describe('the words people and other programs use for it', () => {
     ["TensorFlow's ROCm allocator", '2020-03-11 17:17:25.172727: E tensorflow/stream_executor/rocm/rocm_driver.cc:600] failed to allocate 3.08G (3304535552 bytes) from device: HIP_ERROR_OutOfMemory', 'oom_amd_hip'],
     ["ComfyUI's dynamic VRAM running out of weight slots", 'MemoryError: VBAR OOM', 'oom_gpu_other'],
     ["DirectML's message retyped with the number masked", 'could not allocate tensor with 48948xxxx bytes. there is not enogh gpu video memory', 'oom_directml'],
+    ["Python's MemoryError printed by its repr", 'Error: MemoryError()', 'oom_cpu_ram'],
+    ["ComfyUI Desktop's own message", '"Not enough GPU memory. Try reducing image resolution or batch size and run again"', 'oom_gpu_other'],
     ["NumPy's words for an array that does not fit in RAM", '!!! Exception during processing !!! cannot allocate array memory', 'oom_cpu_ram'],
     ["torch-directml's allocator", '[W D:\\a\\_work\\1\\s\\pytorch-directml-plugin\\torch_directml\\csrc\\engine\\dml_heap_allocator.cc:120] DML allocator out of memory!', 'oom_directml'],
     ["VideoHelperSuite's RAM guard", 'Error occurred when executing VHS_LoadVideo: Memory limit hit after loading 1347 frames. Stopping execution.', 'oom_cpu_ram'],
@@ -356,6 +358,7 @@ describe('more stage readings', () => {
     ['a stage named on the error line itself, by words that elsewhere start it', "VAE decoding shows 'Allocation on device' since the update", 'vae_decode'],
     ["diffusers' inpainting pipelines encode the masked image in prepare_mask_latents", ['  File "/app/custom_nodes/tryon/pipeline.py", line 1630, in __call__', '    mask, masked_image_latents = self.prepare_mask_latents(', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.'].join('\n'), 'vae_encode'],
     ["ComfyUI's samplers load their models in prepare_sampling", ['Error occurred when executing SamplerCustomAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/samplers.py", line 706, in sample', '    self.inner_model, self.conds, self.loaded_models = comfy.sampler_helpers.prepare_sampling(self.model_patcher, noise.shape, self.conds)'].join('\n'), 'model_load'],
+    ["a bar with no label after the VAE was requested is the decode's, finished or not", ['Requested to load WanVAE', 'loaded completely 20638.3 242.1 True', '100%|██████████| 81/81 [00:32<00:00,  2.51it/s]', '!!! Exception during processing !!! Allocation on device'].join('\n'), 'vae_decode'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {

@@ -522,14 +522,17 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
       continue;
     }
     if (PROGRESS.re.test(text)) {
+      const label = PROGRESS_LABEL.exec(text)?.[1] ?? '';
+      const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
+      // A bar with no label of its own after the VAE was requested is the VAE's (a tiled or a
+      // video decode shows one), running or finished: the decode is still what ran.
+      if (!labelled && (last?.stage === 'vae_decode' || last?.stage === 'vae_encode') && paste.lines[last.line]!.match(REQUESTED.re)) continue;
       // A bar at its end (50/50, 100%): that stage is over, and whatever ran after it (a decode,
       // a second sampler whose first step never ended) printed nothing, so the log cannot say.
       if (FINISHED_BAR.test(text)) {
         last = undefined;
         continue;
       }
-      const label = PROGRESS_LABEL.exec(text)?.[1] ?? '';
-      const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
       last = { stage: labelled ?? 'sampling', line: i, strength: requestedUnknown || labelled ? 0.7 : 0.6 };
       continue;
     }
