@@ -278,6 +278,7 @@ describe('the words people and other programs use for it', () => {
     ["ComfyUI's dynamic VRAM running out of weight slots", 'MemoryError: VBAR OOM', 'oom_gpu_other'],
     ["DirectML's message retyped with the number masked", 'could not allocate tensor with 48948xxxx bytes. there is not enogh gpu video memory', 'oom_directml'],
     ["Python's MemoryError printed by its repr", 'Error: MemoryError()', 'oom_cpu_ram'],
+    ["ComfyUI's frontend in Chinese, under the node's title", 'CogVideoSampler(齿轮视频采样器)\n设备上的分配', 'oom_gpu_sampling'],
     ["ComfyUI Desktop's own message", '"Not enough GPU memory. Try reducing image resolution or batch size and run again"', 'oom_gpu_other'],
     ["NumPy's words for an array that does not fit in RAM", '!!! Exception during processing !!! cannot allocate array memory', 'oom_cpu_ram'],
     ["torch-directml's allocator", '[W D:\\a\\_work\\1\\s\\pytorch-directml-plugin\\torch_directml\\csrc\\engine\\dml_heap_allocator.cc:120] DML allocator out of memory!', 'oom_directml'],
@@ -359,6 +360,7 @@ describe('more stage readings', () => {
     ["diffusers' inpainting pipelines encode the masked image in prepare_mask_latents", ['  File "/app/custom_nodes/tryon/pipeline.py", line 1630, in __call__', '    mask, masked_image_latents = self.prepare_mask_latents(', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.'].join('\n'), 'vae_encode'],
     ["ComfyUI's samplers load their models in prepare_sampling", ['Error occurred when executing SamplerCustomAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/samplers.py", line 706, in sample', '    self.inner_model, self.conds, self.loaded_models = comfy.sampler_helpers.prepare_sampling(self.model_patcher, noise.shape, self.conds)'].join('\n'), 'model_load'],
     ["a bar with no label after the VAE was requested is the decode's, finished or not", ['Requested to load WanVAE', 'loaded completely 20638.3 242.1 True', '100%|██████████| 81/81 [00:32<00:00,  2.51it/s]', '!!! Exception during processing !!! Allocation on device'].join('\n'), 'vae_decode'],
+    ['of two nodes named on the error line, the one nearest the failure', 'It is heartbreaking to see the Sampler finish after 20 minutes, and then CogVideo Decode fail with "Allocation on device".', 'vae_decode'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {

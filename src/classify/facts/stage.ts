@@ -291,12 +291,15 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   const title = dialogTitle(lines, errorLine);
   if (title) return title;
   // A node name somewhere on the error line itself ("TiledSampler v2.5: sampling failed (OutOfMemoryError..."),
-  // not a word that labels a memory figure (Forge's "Inference Require: 189.00 MB").
+  // not a word that labels a memory figure (Forge's "Inference Require: 189.00 MB"); of several, the
+  // last, nearest the failure ("the Sampler completing its job, and then CogVideo Decode failing with ...").
   const line = lines[errorLine]!;
+  let named: string | undefined;
   for (const m of line.matchAll(CAPITALISED_WORD)) {
     const word = m[0];
-    if (/[a-z]/.test(word) && !/error|exception/i.test(word) && !LABELS_A_FIGURE.test(line.slice(m.index! + word.length)) && stageOfNode(word, compiled)) return { node: word, line: errorLine };
+    if (/[a-z]/.test(word) && !/error|exception/i.test(word) && !LABELS_A_FIGURE.test(line.slice(m.index! + word.length)) && stageOfNode(word, compiled)) named = word;
   }
+  if (named) return { node: named, line: errorLine };
   // The same failure shown twice (the UI's dialog pasted above the console's traceback): the
   // dialog's title names the node, if it is a node we know.
   for (const line of [...memoryLines].reverse()) {
