@@ -505,12 +505,15 @@ const stageOfEvent = (text: string, compiled: CompiledStages, known?: readonly n
 function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, runs?: StageRuns, on?: RunsOnLines): { stage: Stage; line: number; strength: number } | undefined {
   let last: { stage: Stage; line: number; strength: number } | undefined;
   let requestedUnknown = false;
+  /** Whether `last` is a model ComfyUI was asked to load (rather than a bar or a log line). */
+  let lastRequested = false;
   // Only lines that may start something can change the answer.
   const visit = [...new Set([...paste.linesOf([RUN_START, REQUESTED, PROGRESS]), ...compiled.events.linesOf(paste.lines, runs?.events)])].sort((a, b) => a - b);
   for (const i of visit) {
     if (i > end) break;
     const text = paste.lines[i]!;
     const requested = REQUESTED.re.exec(text);
+    // The error's own line counts only when it is Forge's unfinished load line (group 2).
     if (i === end && !requested?.[2]) break;
     if (RUN_START.re.test(text)) {
       last = undefined;
@@ -522,6 +525,7 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
       // sampling began, the load itself is what was running.
       requestedUnknown = !byModel;
       last = { stage: byModel ?? 'model_load', line: i, strength: byModel ? 0.7 : 0.55 };
+      lastRequested = true;
       continue;
     }
     if (PROGRESS.re.test(text)) {
@@ -529,7 +533,8 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
       const labelled = label.trim() ? stageOfEvent(label, compiled) : undefined;
       // A bar with no label of its own after the VAE was requested is the VAE's (a tiled or a
       // video decode shows one), running or finished: the decode is still what ran.
-      if (!labelled && (last?.stage === 'vae_decode' || last?.stage === 'vae_encode') && paste.lines[last.line]!.match(REQUESTED.re)) continue;
+      if (!labelled && lastRequested && (last?.stage === 'vae_decode' || last?.stage === 'vae_encode')) continue;
+      lastRequested = false;
       // A bar at its end (50/50, 100%): that stage is over, and whatever ran after it (a decode,
       // a second sampler whose first step never ended) printed nothing, so the log cannot say.
       if (FINISHED_BAR.test(text)) {
@@ -540,7 +545,10 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
       continue;
     }
     const event = stageOfEvent(text, compiled, on && (on.events[i] ?? NONE));
-    if (event) last = { stage: event, line: i, strength: 0.6 };
+    if (event) {
+      last = { stage: event, line: i, strength: 0.6 };
+      lastRequested = false;
+    }
   }
   return last;
 }
