@@ -361,6 +361,7 @@ describe('more stage readings', () => {
     ["ComfyUI's samplers load their models in prepare_sampling", ['Error occurred when executing SamplerCustomAdvanced:', '', 'Allocation on device', '', '  File "/opt/ComfyUI/comfy/samplers.py", line 706, in sample', '    self.inner_model, self.conds, self.loaded_models = comfy.sampler_helpers.prepare_sampling(self.model_patcher, noise.shape, self.conds)'].join('\n'), 'model_load'],
     ["a bar with no label after the VAE was requested is the decode's, finished or not", ['Requested to load WanVAE', 'loaded completely 20638.3 242.1 True', '100%|██████████| 81/81 [00:32<00:00,  2.51it/s]', '!!! Exception during processing !!! Allocation on device'].join('\n'), 'vae_decode'],
     ['of two nodes named on the error line, the one nearest the failure', 'It is heartbreaking to see the Sampler finish after 20 minutes, and then CogVideo Decode fail with "Allocation on device".', 'vae_decode'],
+    ["the model patcher's ERROR line for a weight it could not patch", 'ERROR lora diffusion_model.input_blocks.4.1.proj_in.weight CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 6.00 GiB of which 0 bytes is free.', 'model_load'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
