@@ -151,6 +151,12 @@ describe('the machine and the install', () => {
     expect(named('A100 80GB PCIe')).toBe('A100 80GB');
   });
 
+  it("names AMD's APUs as people write them (their graphics share the system's memory)", () => {
+    expect(factsOf('I am running ComfyUI Desktop on an Asus Flow Z13 with AMD 395 Max+ with 128GByte unified memory')).toMatchObject({ gpuName: 'AMD 395 Max', gpuVendor: 'amd' });
+    expect(factsOf('Laptop with a Radeon 780M, 32 GB shared')).toMatchObject({ gpuName: 'Radeon 780M', gpuVendor: 'amd' });
+    expect(factsOf('Device: cuda:0 AMD Ryzen AI Max+ 395 w/ Radeon 8060S')).toMatchObject({ gpuVendor: 'amd' });
+  });
+
   it('reads the VRAM a user gives right after their card, however the card is written', () => {
     const vram = (line: string) => factsOf(`${line}\ntorch.OutOfMemoryError: CUDA out of memory.`).vramGb;
     expect(vram('GPU is 4070 12GB')).toBe(12);

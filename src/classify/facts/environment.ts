@@ -72,8 +72,10 @@ const BARE_GEFORCE_NAME = new RegExp(`^${GEFORCE_NUMBER}`);
 const WORKSTATION = String.raw`RTX[\s-]?A\d{4}`;
 /** NVIDIA's data-centre cards people rent or run, by name (A800, H800 and H20 are China's). */
 const DATACENTER = '(?:A100|A800|A40|A30|A10|H100|H800|H20|L40S?|L20)';
+/** AMD's APUs, whose graphics share the system's memory: Radeon 780M / 8060S, Ryzen AI Max+ 395 ("AMD 395 Max+"). */
+const AMD_APU = String.raw`(?:AMD\s)?Radeon\s\d{3,4}[MS]|(?:AMD\s)?Ryzen\sAI\sMax\+?\s?\d{3}|AMD\s\d{3}\sMax\+?`;
 const GPU_NAME = new RegExp(
-  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:NVIDIA\s)?${WORKSTATION}|${BARE_GEFORCE}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|${DATACENTER}[\s-]\d{2}\s?G\b|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
+  String.raw`\b((?:NVIDIA\s)?(?:GeForce\s)?(?:RTX|GTX)\s?\d{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU|Ti SUPER))?|(?:NVIDIA\s)?${WORKSTATION}|${BARE_GEFORCE}|${AMD_APU}|(?:AMD\s)?Radeon\s(?:RX\s)?\d{3,4}\s?(?:XTX|XT|GRE)?|RX\s?\d{3,4}\s?(?:XTX|XT|GRE)?|[5-9]\d{2}0\s?(?:XTX|XT|GRE)|Intel\(R\)\sArc\(TM\)\s\w{1,8}|Arc\sA\d{3}|Tesla\s[A-Z]\d{1,3}|[AHL]\d{2,3}(?:\s(?:PCIe|SXM\d?))?\s\d{2}GB|${DATACENTER}[\s-]\d{2}\s?G\b|Apple\sM\d(?:\s(?:Pro|Max|Ultra))?)\b`,
   'i',
 );
 
@@ -85,7 +87,7 @@ function readGpu(text: GatedLines): { name?: string; vendor?: Facts['gpuVendor']
   const named = device ?? firstMatch(text, GPU_NAMED);
   if (!named) return {};
   const name = named.value;
-  const vendor: Facts['gpuVendor'] = /radeon|\brx\s?\d|amd|instinct|mi\d{2,3}|\d\s?(?:xtx|xt|gre)$/i.test(name)
+  const vendor: Facts['gpuVendor'] = /radeon|\brx\s?\d|amd|ryzen|instinct|mi\d{2,3}|\d\s?(?:xtx|xt|gre)$/i.test(name)
     ? 'amd'
     : /intel|arc/i.test(name)
       ? 'intel'
