@@ -19,7 +19,7 @@ import { step, type CaseState, type Command, type PlanRef, type Reply } from './
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
 import { Pace, weightOf, type Lane } from './pace.ts';
-import { factsForStorage, storedPaste } from './storable.ts';
+import { factsForStorage, shownDiagnosis, storedPaste } from './storable.ts';
 import { C } from './strings.ts';
 
 export interface Origin {
@@ -50,6 +50,7 @@ export interface Origin {
  * Inline by default (the terminal); the bots pass a worker pool (see pool.ts).
  */
 export interface Work {
+  /** The diagnosis as shown: its quoted lines redacted (see storable.ts). */
   classify(text: string): Diagnosis | Promise<Diagnosis>;
   /** See storable.ts. */
   storedPaste(text: string): Promise<string>;
@@ -731,5 +732,5 @@ function problemsMessage(problems: IngestProblem[], lang: Lang): Message {
 /** The work on this thread: the terminal's, and tests'. */
 const inline = (kb: Kb, store: CaseStore): Work => {
   const classify = createClassifier(kb);
-  return { classify, storedPaste, storedFacts: factsForStorage, wipe: () => store.wipe() };
+  return { classify: (text) => shownDiagnosis(classify(text)), storedPaste, storedFacts: factsForStorage, wipe: () => store.wipe() };
 };

@@ -8,6 +8,7 @@ import { openDb } from '../store/db.ts';
 import { sqliteSql } from '../store/sql.ts';
 import type { Prepared } from '../ingest/image.ts';
 import type { WireDiagnosis } from './pool.ts';
+import { shownDiagnosis } from './storable.ts';
 
 export { factsForStorage as storedFacts, storedPaste } from './storable.ts';
 
@@ -17,8 +18,8 @@ if (process.platform === 'linux') setPriority(10);
 
 const classifier = createClassifier(loadKb((workerData as { kbDir: string }).kbDir));
 
-export function classify(text: string): WireDiagnosis {
-  const d = classifier(text);
+export async function classify(text: string): Promise<WireDiagnosis> {
+  const d = await shownDiagnosis(classifier(text));
   return { ...d, entry: d.entry.id };
 }
 

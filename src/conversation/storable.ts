@@ -1,5 +1,6 @@
 // What a paste and its facts become before they are stored: capped and redacted. Pure functions
 // of their input, so the bots run them in a worker (see pool.ts) and the terminal inline.
+import type { Diagnosis } from '../classify/classify.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { redact, redactValues } from '../redact/redact.ts';
 
@@ -23,4 +24,15 @@ export const storedPaste = async (text: string) => capPaste(await redact(capPast
 export async function factsForStorage(facts: Facts): Promise<Facts> {
   const { evidence: _lines, ...rest } = facts;
   return { ...(await redactValues(rest)), evidence: {} };
+}
+
+/**
+ * A diagnosis as the bot shows it: the lines it quotes from the paste redacted as a stored paste
+ * is. The bot's message outlives the user's: a token quoted there stays when a moderator deletes
+ * the paste that held it.
+ */
+export async function shownDiagnosis<D extends Pick<Diagnosis, 'evidence'>>(d: D): Promise<D> {
+  if (!d.evidence.length) return d;
+  const texts = await Promise.all(d.evidence.map((e) => redact(e.text)));
+  return { ...d, evidence: d.evidence.map((e, i) => ({ ...e, text: texts[i]! })) };
 }

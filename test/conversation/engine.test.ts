@@ -58,6 +58,17 @@ describeStores('engine', (stores) => {
     expect(row.category).toBe('oom_gpu_vae');
   });
 
+  it('quotes the log back redacted: the bot message outlives a deleted paste', async () => {
+    const { engine } = await setup();
+    const token = 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx';
+    const paste = onNvidia(`File "C:\\Users\\alice\\ComfyUI\\nodes.py", line 1525, in sample\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (token ${token}).`);
+    const card = (await engine.open(alice, paste))[0]!;
+    const quoted = card.blocks.find((b) => b.kind === 'code')!.text;
+    expect(quoted).toContain('Tried to allocate 2.00 GiB');
+    expect(quoted).not.toContain(token);
+    expect(quoted).not.toContain('alice');
+  });
+
   it('walks to a confirmed resolution, recording every answer', async () => {
     const { engine, store } = await setup();
     const first = await engine.open(alice, ksampler);
