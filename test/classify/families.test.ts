@@ -288,6 +288,19 @@ describe('the words people and other programs use for it', () => {
     ['video memory said as it is often translated from 显存', 'Graphics memory overflow when running the upscaler on a 3060', 'oom_gpu_other'],
     ['not enough VRAM, at the decode', 'not enough VRAM when decoding the video, 8GB card', 'oom_gpu_vae'],
     ['the decode stage named in words', 'In the decoding stage it needs far more memory.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB.', 'oom_gpu_vae'],
+    ['running out of VRAM, in words', 'My 3060 always runs out of VRAM at the Ultimate SD Upscale node.', 'oom_gpu_other'],
+    ['"out of VRAM errors"', 'Since the last update I get out of VRAM errors with Flux on 12 GB', 'oom_gpu_other'],
+    ['an out-of-memory error said with its raiser', 'Every second run throws "Out-of-Memory" errors on my 4070.', 'oom_gpu_other'],
+    ['an OOM the sentence gives a cause for', 'Loading the model is what causes the OOM.', 'oom_gpu_model_load'],
+    ['OOM said as a verb', 'It works for 10 steps, then it OOMs right when the high-noise model hands over.', 'oom_gpu_other'],
+    ['an OOM with the stage before it', 'I keep hitting a KSampler OOM with SDXL at 1536', 'oom_gpu_sampling'],
+    ['the sampling stage named in words', 'During the denoising stage the GPU memory is not enough.', 'oom_gpu_sampling'],
+    ['how much video memory a run went past', 'This workflow ends up exceeding 24GB of video memory after the second pass', 'oom_gpu_other'],
+    ["DirectML's message paraphrased", 'on DirectML it keeps saying it cannot allocate tensor with that many bytes', 'oom_directml'],
+    ["ggml's CUDA backend", 'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9216.00 MiB on device 0: cudaMalloc failed: out of memory', 'oom_gpu_other'],
+    ["ggml's Vulkan backend", 'ggml_vulkan: Device memory allocation of size 4294967296 failed.', 'oom_gpu_other'],
+    ["Windows' commit limit as an NTSTATUS", 'The application was unable to start correctly (0xC000012D). Click OK to close the application.', 'oom_cpu_ram'],
+    ['the OOM killer named in words', 'the run dies and dmesg only shows the OOM killer took python', 'oom_cpu_ram'],
   ])('%s', (_name, paste, category) => {
     expect(classify(paste).category).toBe(category);
   });
@@ -300,6 +313,17 @@ describe('the words people and other programs use for it', () => {
     const paste = ['"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"', 'run.sh: line 82: 65171 Aborted                 python main.py --listen', 'Press any key to continue'].join('\n');
     expect(classify(paste).entry.id).toBe('no-kernel-image');
     expect(classify(['Loading model from sd_xl_base_1.0.safetensors', 'Press any key to continue'].join('\n')).entry.id).toBe('silent-crash-on-load');
+  });
+
+  it("does not take a condition, a recovery or someone's guess for an OOM", () => {
+    for (const words of [
+      'The web UI does not recover when the resolution is raised enough to run out of VRAM.',
+      'out of memory error, emptying cache and trying again',
+      'scaled_dot_product_attention OOMed: switched to slice attention',
+      'forge crashes with every gguf quant, looks like out of memory crash',
+      'SDXL finished without any OOM this time',
+    ])
+      expect(classify(words).category, words).toBe('not_oom');
   });
 
   it('does not take a question about memory for an OOM', () => {
