@@ -301,8 +301,28 @@ describe('the words people and other programs use for it', () => {
     ["ggml's Vulkan backend", 'ggml_vulkan: Device memory allocation of size 4294967296 failed.', 'oom_gpu_other'],
     ["Windows' commit limit as an NTSTATUS", 'The application was unable to start correctly (0xC000012D). Click OK to close the application.', 'oom_cpu_ram'],
     ['the OOM killer named in words', 'the run dies and dmesg only shows the OOM killer took python', 'oom_cpu_ram'],
+    ['what the program said, in words', 'When I upscale past 2k it says out of memory and stops', 'oom_gpu_other'],
+    ['what it failed of, on ROCm', 'HSA_OVERRIDE_GFX_VERSION=10.3.0 python main.py\nthe first image starts, then fails due to out of memory', 'oom_amd_hip'],
+    ['the CUDA wording hyphenated', 'after the update Flux stays loaded and gives me cuda-out-of-memory error on every second run', 'oom_gpu_other'],
+    ["a shell's kill line in another locale", './webui.sh: Zeile 254:  31337 Killed                  "${python_cmd}" -u launch.py', 'oom_cpu_ram'],
+    ['trying to load, in words', 'Trying to load the 22 GB checkpoint on my 3090:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB', 'oom_gpu_model_load'],
   ])('%s', (_name, paste, category) => {
     expect(classify(paste).category).toBe(category);
+  });
+
+  it.each([
+    ["Python's faulthandler", 'Windows fatal exception: access violation\n\nThread 0x00002a5c (most recent call first):\n  File "C:\\ComfyUI\\comfy\\utils.py", line 88 in load_torch_file'],
+    ["ComfyUI Desktop's crash message", 'ComfyUI crashed due to a memory access violation (exit code 3221225477 / 0xC0000005). You can restart it below.'],
+    ['the same in Chinese', 'ComfyUI 因内存访问冲突而崩溃（退出代码 3221225477 / 0xC0000005）。'],
+  ])('reads an access violation named as such (%s) as a native crash, not a crash of memory', (_name, paste) => {
+    const d = classify(paste);
+    expect(d.entry.id).toBe('native-crash');
+    expect(d.category).toBe('not_oom');
+  });
+
+  it('leaves a bare exit code after a load to the silent crash, and a named OOM to the OOM', () => {
+    expect(classify('Requested to load Flux\nloaded partially 5000.0 4999.9 0\nProcess exited with code 3221225477').entry.id).toBe('silent-crash-on-load');
+    expect(classify(`${oom}\nWindows fatal exception: access violation`).category).toBe('oom_gpu_other');
   });
 
   it("reads ROCm's words for a PyTorch build with no code for the GPU as that, not a crash of memory", () => {
@@ -390,6 +410,12 @@ describe('more stage readings', () => {
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);
+  });
+
+  it('does not take a load the log says is done for what was running, as with a finished bar', () => {
+    const loading = ['Loading checkpoint from /models/instantir/adapter.pt', '!!! Exception during processing !!! Allocation on device'];
+    expect(factsOf(loading.join('\n')).stage).toBe('model_load');
+    expect(factsOf([loading[0], 'loading checkpoint finished.', loading[1]].join('\n')).stage).toBeUndefined();
   });
 });
 

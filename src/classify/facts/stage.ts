@@ -248,6 +248,8 @@ const RUN_START = gate(/^\s{0,4}(?:got prompt|prompt executed in)\b/i);
 const PROGRESS = gate(/\d{1,3}%\s{0,2}[|lI[]|\d{1,5}\/\d{1,5} \[\d\d:\d\d</, 1);
 const PROGRESS_LABEL = /^(.{0,120}?)\d{1,3}%\s{0,2}[|lI[]/;
 const FINISHED_BAR = /(?<!\d)(?:100%|(\d{1,5})\/\1(?!\d))/;
+/** A log line that ends its own stage ("loading checkpoint done."), as a finished bar does. */
+const STAGE_DONE = /\b(?:done|finished|completed?)[.!]?\s*$/i;
 /** What follows a word that names a memory figure: " Require: 189.00 MB". */
 const LABELS_A_FIGURE = /^[\w ]{0,30}:\s{0,2}-?[\d.]{1,12}\s{0,2}[KMGT]i?B\b/;
 const MODEL_PREFIX = /^(?:model_type|Using|Loading|loaded|Requested|Model|Diffusion|CLIP|VAE)\b/;
@@ -546,7 +548,7 @@ function lastStarted(paste: GatedLines, end: number, compiled: CompiledStages, r
     }
     const event = stageOfEvent(text, compiled, on && (on.events[i] ?? NONE));
     if (event) {
-      last = { stage: event, line: i, strength: 0.6 };
+      last = STAGE_DONE.test(text) ? undefined : { stage: event, line: i, strength: 0.6 };
       lastRequested = false;
     }
   }
