@@ -175,13 +175,14 @@ export type Entry = z.infer<typeof Entry>;
 /** Error wordings: the "information" patterns, kept apart from the entries that reason over them. */
 export const Signature = z.strictObject({
   id: z.string().regex(/^[a-z0-9_]+$/),
-  /** The allocator this wording says ran out; absent for non-memory errors. */
-  /** Which memory ran out; `gpu` for wordings that name no platform (the paste's platform decides). */
+  /** Which memory ran out, absent for non-memory errors; `gpu` for wordings that name no platform (the paste's platform decides). */
   oom: z.enum(['cuda', 'hip', 'mps', 'directml', 'xpu', 'ram', 'gpu']).optional(),
   /** Case-insensitive regular expressions, one line at a time; see src/classify/patterns.ts for the allowed subset. */
   patterns: z.array(z.string().min(3)).min(1),
   /** A warning or a recovery message, not a failure: never the primary error. */
   benign: z.boolean().default(false),
+  /** Memory words said as not happening ("without an OOM", "to avoid OOM"): no memory wording on its lines counts. */
+  denies: z.boolean().default(false),
   note: z.string().optional(),
 });
 export type Signature = z.infer<typeof Signature>;

@@ -86,6 +86,7 @@ export function draftFor(src: DraftSource): Draft {
       id: sigId,
       patterns: [messagePattern(src.exceptionType, src.message)],
       benign: false,
+      denies: false,
       note: `DRAFT from comfyoom kb draft (${seen}): check the pattern against the fixtures, then move it into kb/signatures.yaml.`,
     },
     entry: {

@@ -342,8 +342,14 @@ describe('the words people and other programs use for it', () => {
       'scaled_dot_product_attention OOMed: switched to slice attention',
       'forge crashes with every gguf quant, looks like out of memory crash',
       'SDXL finished without any OOM this time',
+      'A Tiled VAE Decode before Save Image would let the workflow complete without an OOM on 8 GB.',
+      'Please add a tiled option to avoid an OOM with 4K inputs.',
     ])
       expect(classify(words).category, words).toBe('not_oom');
+  });
+
+  it('still takes an OOM told on another line of a paste that also wishes for none', () => {
+    expect(classify('I want the upscale to finish without OOM.\nRight now it gives me out of memory errors at 4x.').category).toBe('oom_gpu_other');
   });
 
   it('does not take a question about memory for an OOM', () => {

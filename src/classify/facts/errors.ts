@@ -107,8 +107,18 @@ export function readErrors(paste: GatedLines, compiled: CompiledSignatures, lite
     if (!list.includes(line)) list.push(line);
     hits.set(id, list);
   }
-  for (const list of hits.values()) list.sort((a, b) => a - b);
   const { byId } = compiled;
+  // A line that says no memory ran out ("complete without an OOM") takes back the memory words on it.
+  const denied = new Set([...hits].flatMap(([id, list]) => (byId.get(id)!.denies ? list : [])));
+  if (denied.size) {
+    for (const [id, list] of hits) {
+      if (!byId.get(id)!.oom) continue;
+      const kept = list.filter((l) => !denied.has(l));
+      if (kept.length) hits.set(id, kept);
+      else hits.delete(id);
+    }
+  }
+  for (const list of hits.values()) list.sort((a, b) => a - b);
   const found = compiled.ids.filter((id) => hits.has(id));
   const candidates = errorLines(paste).sort((a, b) => a.rank - b.rank || a.line - b.line);
 
