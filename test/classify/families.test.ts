@@ -299,6 +299,7 @@ describe('the words people and other programs use for it', () => {
     ["DirectML's message paraphrased", 'on DirectML it keeps saying it cannot allocate tensor with that many bytes', 'oom_directml'],
     ["ggml's CUDA backend", 'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9216.00 MiB on device 0: cudaMalloc failed: out of memory', 'oom_gpu_other'],
     ["ggml's Vulkan backend", 'ggml_vulkan: Device memory allocation of size 4294967296 failed.', 'oom_gpu_other'],
+    ["onnxruntime's DirectML provider", "[E:onnxruntime:, sequential_executor.cc:494 onnxruntime::ExecuteKernel] Non-zero status code returned while running Conv node. Status Message: C:\\onnxruntime\\core\\providers\\dml\\DmlExecutionProvider\\src\\DmlCommittedResourceAllocator.cpp(22)\\onnxruntime_pybind11_state.pyd!00007FF8: Exception(2) tid(1f34) 8007000E Not enough memory resources are available to complete this operation.", 'oom_directml'],
     ["Windows' commit limit as an NTSTATUS", 'The application was unable to start correctly (0xC000012D). Click OK to close the application.', 'oom_cpu_ram'],
     ['the OOM killer named in words', 'the run dies and dmesg only shows the OOM killer took python', 'oom_cpu_ram'],
     ['what the program said, in words', 'When I upscale past 2k it says out of memory and stops', 'oom_gpu_other'],
@@ -413,6 +414,8 @@ describe('more stage readings', () => {
     ['of two nodes named on the error line, the one nearest the failure', 'It is heartbreaking to see the Sampler finish after 20 minutes, and then CogVideo Decode fail with "Allocation on device".', 'vae_decode'],
     ["the model patcher's ERROR line for a weight it could not patch", 'ERROR lora diffusion_model.input_blocks.4.1.proj_in.weight CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 6.00 GiB of which 0 bytes is free.', 'model_load'],
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
+    ["the Tiled VAE extension's decoder queue", ['[Tiled VAE]: split to 6x4 = 24 tiles. Optimal tile size 960x960, original tile size 960x960', '[Tiled VAE]: Executing Decoder Task Queue:  41%|████      | 503/1224 [00:05<00:08, 88.10it/s]', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.50 GiB'].join('\n'), 'vae_decode'],
+    ['... and its encoder queue', ['[Tiled VAE]: Executing Encoder Task Queue:  12%|█         | 98/816 [00:01<00:09, 77.02it/s]', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.20 GiB'].join('\n'), 'vae_encode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);
