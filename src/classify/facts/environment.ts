@@ -236,8 +236,9 @@ const COMFY: Reading<string>[] = [
 const BACKEND: Reading<NonNullable<Facts['backend']>>[] = [
   reading(/zluda/i, () => 'zluda'),
   reading(/directml|privateuseone|torch_directml|dml\.py/i, () => 'directml'),
-  // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA.
-  reading(/\bhip out of memory|\brocm\b|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b/i, () => 'rocm'),
+  // ROCm's own libraries and AMD's gfx targets show an AMD card even where the error speaks CUDA
+  // (as do ggml's ROCm builds: buffers named ROCm0, calls to hipMalloc).
+  reading(/\bhip out of memory|\brocm\b|\+rocm\d|AMD arch:|[/\\]rocm|hipError|HIP error|\b(?:miopen|rocblas|hipblaslt|amdhip64)\b|\bgfx\d{3,4}[a-z]?\b|HSA_OVERRIDE_GFX_VERSION|\bamdgpu\b|\brocm(?:\d{1,2}|_host)\b|\bhipMalloc/i, () => 'rocm'),
   reading(/\bmps backend|Device:\s{1,2}mps|mps:0|Mac Version|ComfyUI\.app|PYTORCH_MPS|\bmac ?(?:studio|mini|book)\b|\bM[1-5] (?:pro|max|ultra)\b/i, () => 'mps'),
   reading(/\bxpu\b|intel_extension_for_pytorch|ipex/i, () => 'xpu'),
 ];
