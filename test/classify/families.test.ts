@@ -308,6 +308,12 @@ describe('the words people and other programs use for it', () => {
     ["ggml's ROCm build in CUDA words", 'CUDA error: out of memory\n  current device: 0, in function alloc at ggml-cuda.cu:233\n  hipMalloc((void **) &ptr, look_ahead_size)', 'oom_amd_hip'],
     ['a kill told with no subject', 'I added 16 GB of swap and ran the loader again. Still got killed.', 'oom_cpu_ram'],
     ['a kill quoted after the last line shown', 'I see `Loading model from v1-5-pruned.ckpt` followed by `killed`, even at 256x256.', 'oom_cpu_ram'],
+    ["Colab's own message", 'pipe = FluxPipeline.from_pretrained(model_id, torch_dtype=torch.bfloat16)\n\nYour session crashed after using all available RAM.', 'oom_cpu_ram'],
+    ["Kaggle's own message", 'Your notebook tried to allocate more memory than is available. It has restarted.', 'oom_cpu_ram'],
+    ['RAM filling up, in words', 'The LoRA cell always crashes: it runs until the RAM is full.', 'oom_cpu_ram'],
+    ['RAM taken whole, in words', 'Starting the server just keeps taking up all the 25 GB of RAM and then the machine freezes.', 'oom_cpu_ram'],
+    ['RAM maxed out, in words', 'Any LTX workflow maxes out the system RAM and Comfy gets terminated.', 'oom_cpu_ram'],
+    ['the whole machine out of memory, in words', 'the container kept growing until my whole system was out of memory', 'oom_cpu_ram'],
     ["onnxruntime's DirectML provider", "[E:onnxruntime:, sequential_executor.cc:494 onnxruntime::ExecuteKernel] Non-zero status code returned while running Conv node. Status Message: C:\\onnxruntime\\core\\providers\\dml\\DmlExecutionProvider\\src\\DmlCommittedResourceAllocator.cpp(22)\\onnxruntime_pybind11_state.pyd!00007FF8: Exception(2) tid(1f34) 8007000E Not enough memory resources are available to complete this operation.", 'oom_directml'],
     ["Windows' commit limit as an NTSTATUS", 'The application was unable to start correctly (0xC000012D). Click OK to close the application.', 'oom_cpu_ram'],
     ['the OOM killer named in words', 'the run dies and dmesg only shows the OOM killer took python', 'oom_cpu_ram'],
@@ -354,6 +360,7 @@ describe('the words people and other programs use for it', () => {
       'SDXL finished without any OOM this time',
       'A Tiled VAE Decode before Save Image would let the workflow complete without an OOM on 8 GB.',
       'Please add a tiled option to avoid an OOM with 4K inputs.',
+      'RIFE takes longer than I expect. Is it supposed to use system RAM and CPU?',
     ])
       expect(classify(words).category, words).toBe('not_oom');
   });
@@ -425,6 +432,9 @@ describe('more stage readings', () => {
     ['the decode told in a sentence', 'Trying to decode the latents of all 81 frames at once fails:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB.', 'vae_decode'],
     ["the Tiled VAE extension's decoder queue", ['[Tiled VAE]: split to 6x4 = 24 tiles. Optimal tile size 960x960, original tile size 960x960', '[Tiled VAE]: Executing Decoder Task Queue:  41%|████      | 503/1224 [00:05<00:08, 88.10it/s]', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.50 GiB'].join('\n'), 'vae_decode'],
     ['... and its encoder queue', ['[Tiled VAE]: Executing Encoder Task Queue:  12%|█         | 98/816 [00:01<00:09, 77.02it/s]', 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.20 GiB'].join('\n'), 'vae_encode'],
+    ['the load named in words as "model loading"', 'I get a torch.cuda.OutOfMemoryError during model loading on 4x 24 GB.\nCUDA out of memory. Tried to allocate 90.00 MiB.', 'model_load'],
+    ["an application's load_models function, deep in the traceback", ['It fails with every profile:', '  File "/app/run.py", line 880, in generate', '    model, offloader = load_models(model_type, **kwargs)', '  File "/app/run.py", line 310, in load_models', '    offloader = offload.setup(pipe, budget=budget, pinned=True, compile=False)', '  File "/venv/lib/site-packages/offload/core.py", line 3650, in setup', '    return apply(pipe, verbose=verbose, **kwargs)', '  File "/venv/lib/site-packages/offload/core.py", line 3545, in apply', '    torch.cuda.empty_cache()', '  File "/venv/lib/site-packages/torch/cuda/memory.py", line 222, in empty_cache', '    torch._C._cuda_emptyCache()', 'RuntimeError: CUDA error: out of memory'].join('\n'), 'model_load'],
+    ["kohya's trainers caching the dataset's latents with the VAE", ['  File "/content/sd_scripts/train_network.py", line 446, in train', '    train_dataset_group.new_cache_latents(vae, accelerator)', '  File "/content/sd_scripts/library/train_util.py", line 1084, in submit_batch', '    caching_strategy.cache_batch_latents(model, batch, cond.flip_aug)', '  File "/content/sd_scripts/library/strategy_sd.py", line 168, in cache_batch_latents', '    latents = model.encode(img_tensors).latent_dist.sample()', 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.50 GiB.'].join('\n'), 'vae_encode'],
     ['an IP-Adapter loader too', '- **Node Type:** LoadFluxIPAdapter\n- **Exception Message:** Allocation on device', 'model_load'],
   ])('%s', (_name, paste, stage) => {
     expect(factsOf(paste).stage).toBe(stage);
