@@ -31,6 +31,12 @@ const load = (batch: Sample['batch']): Sample[] =>
 /** Every batch of real pastes. */
 export const corpus: Sample[] = BATCHES.flatMap(load);
 
+/**
+ * The pastes of the batches up to `last`: for a check whose bar was set on them, so batches added
+ * for the classifier later do not move the sample it reads.
+ */
+export const batchesUpTo = (last: Batch): Sample[] => corpus.filter((s) => BATCHES.indexOf(s.batch) <= BATCHES.indexOf(last));
+
 export const sample = (id: string): Sample => {
   const s = corpus.find((x) => x.id === id);
   if (!s) throw new Error(`no corpus sample ${id}`);
