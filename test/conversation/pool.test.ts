@@ -37,7 +37,7 @@ describe('the work pool', () => {
     // thread, the log would take every millisecond of the read in one go.
     let turns = 0;
     while (!done) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1));
       turns++;
     }
     const [diagnosis] = await opening;

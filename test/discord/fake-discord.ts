@@ -12,6 +12,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { PATIENCE_MS } from '../helpers/patience.ts';
 
 export interface Call {
   method: string;
@@ -439,7 +440,7 @@ export async function startFakeDiscord(opts: FakeOptions) {
     },
     dispatch,
     /** Resolves with the first call (from index `from` on) that matches. */
-    waitFor(pred: (c: Call) => boolean, { from = 0, timeoutMs = 5000 } = {}): Promise<Call> {
+    waitFor(pred: (c: Call) => boolean, { from = 0, timeoutMs = PATIENCE_MS } = {}): Promise<Call> {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = calls.slice(from).find(pred);

@@ -13,6 +13,7 @@ import { openDb, type Db } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { snowflake, startFakeDiscord, type ApiChannel, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
+import { PATIENCE_MS } from '../helpers/patience.ts';
 
 export const BOT = '1100000000000000001';
 export const GUILD = '1100000000000000002';
@@ -238,7 +239,7 @@ export function messageFrom(c: Call): ApiMessage {
 export const messageCalls = (h: Harness) => h.fake.calls.filter((c) => c.status < 300 && ['POST', 'PATCH'].includes(c.method) && (c.path.includes('/messages') || c.path.startsWith('/webhooks/') || c.path.endsWith('/callback')) && !c.path.endsWith('/threads'));
 
 /** Waits until `check` holds: for effects the bot makes after a REST answer (SQLite writes). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = PATIENCE_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -35,7 +35,7 @@ describe('preparing a screenshot for the bots', () => {
     // Prepared on this thread, the image would take its whole preparation in one turn.
     let turns = 0;
     while (!done) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1));
       turns++;
     }
     const there = await preparing;

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { PATIENCE_MS } from '../helpers/patience.ts';
 
 export interface ApiCall {
   method: string;
@@ -211,7 +212,7 @@ export async function startFakeSlack(opts: FakeOptions) {
       history.set(`${channel}:${m.ts}`, m);
     },
     of: (method: string) => calls.filter((c) => c.method === method && c.status === 200 && c.result?.ok !== false),
-    async waitFor(pred: (c: ApiCall) => boolean, what = 'a matching API call', timeoutMs = 5000): Promise<ApiCall> {
+    async waitFor(pred: (c: ApiCall) => boolean, what = 'a matching API call', timeoutMs = PATIENCE_MS): Promise<ApiCall> {
       const end = Date.now() + timeoutMs;
       for (;;) {
         const hit = calls.find((c) => c.status === 200 && pred(c));
@@ -220,7 +221,7 @@ export async function startFakeSlack(opts: FakeOptions) {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    async waitForResponse(timeoutMs = 5000) {
+    async waitForResponse(timeoutMs = PATIENCE_MS) {
       const end = Date.now() + timeoutMs;
       const before = responses.length;
       while (responses.length === before) {
@@ -230,7 +231,7 @@ export async function startFakeSlack(opts: FakeOptions) {
       return responses.at(-1)!;
     },
     /** Sends a Socket Mode envelope and resolves with the app's ack payload. */
-    envelope(type: 'slash_commands' | 'interactive' | 'events_api', payload: unknown, timeoutMs = 5000): Promise<unknown> {
+    envelope(type: 'slash_commands' | 'interactive' | 'events_api', payload: unknown, timeoutMs = PATIENCE_MS): Promise<unknown> {
       const id = randomUUID();
       const acked = new Promise<unknown>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ack for ${type} envelope`)), timeoutMs);

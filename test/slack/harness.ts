@@ -14,6 +14,7 @@ import { sqliteSql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import type { Ocr } from '../../src/ingest/ocr.ts';
 import type { ApiCall, FakeSlack } from './fake-slack.ts';
+import { PATIENCE_MS } from '../helpers/patience.ts';
 
 export const SECRET = 'test-signing-secret-0123456789abcdef';
 export const BOT_TOKEN = 'xoxb-test-bot-token';
@@ -217,7 +218,7 @@ let msgTs = 0;
 export const newTs = () => `1600000000.${String(++msgTs).padStart(6, '0')}`;
 
 /** Polls until `cond` holds (the bot works after it acks, so its effects arrive a moment later). */
-export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = PATIENCE_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
