@@ -4,6 +4,13 @@ import ScreenshotsFirst from './test/helpers/sequencer.ts';
 
 /** Test files that read screenshots: they share one OCR pool per worker (test/helpers/ocr.ts). */
 const SCREENSHOTS = ['test/ingest/**/*.test.ts', 'test/cli/screenshots.test.ts'];
+/**
+ * Test files that run the bots against the local fake platforms, or the CLI as a process. Sharing
+ * a worker's modules, hand-overs, digests and stats charts stopped reaching the fake Discord in a
+ * fresh clone's order (5 failures, each a post with a file), so each of these files keeps a fresh
+ * module graph of its own.
+ */
+const PLATFORMS = ['test/discord/**/*.test.ts', 'test/slack/**/*.test.ts', 'test/ops/**/*.test.ts', 'test/app/!(sweep).test.ts', 'test/cli/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -12,15 +19,13 @@ export default defineConfig({
     // one at a time; most of the slow ones wait on sockets, timers and child processes rather
     // than compute (the run used 1.05 cores), so two at a time cut npm test from 287 s to 198 s.
     maxWorkers: availableParallelism(),
-    // The files a worker runs share its modules: the kb is loaded, the classifier compiled and
-    // discord.js and Bolt imported once a worker instead of once a file (a second of a core each,
-    // some 140 s of the run's CPU in all), and the screenshot files share one OCR pool.
-    isolate: false,
     sequence: { sequencer: ScreenshotsFirst },
     projects: [
-      // One PostgreSQL server for the store and engine tests (see the file).
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SCREENSHOTS], globalSetup: ['test/helpers/postgres-server.ts'] } },
-      { extends: true, test: { name: 'screenshots', include: SCREENSHOTS } },
+      { extends: true, test: { name: 'screenshots', include: SCREENSHOTS, isolate: false } },
+      { extends: true, test: { name: 'platforms', include: PLATFORMS, exclude: [...configDefaults.exclude, ...SCREENSHOTS] } },
+      // The rest share their worker's modules: the kb is loaded and the classifier compiled once a
+      // worker instead of once a file. One PostgreSQL server for the store and engine tests (see the file).
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SCREENSHOTS, ...PLATFORMS], isolate: false, globalSetup: ['test/helpers/postgres-server.ts'] } },
     ],
   },
 });

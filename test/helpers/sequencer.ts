@@ -3,7 +3,7 @@
 // alone on one core for its last half-minute while the other had nothing left to do.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const FIRST = ['screenshots'];
+const FIRST = ['screenshots', 'platforms'];
 
 export default class ScreenshotsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
