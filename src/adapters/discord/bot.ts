@@ -1,7 +1,8 @@
 // Wiring: a discord.js client with the intents the handlers need, events routed to them, and
 // the RunningAdapter the bot runner expects; or, for the process that shards the bot, a client
 // that only speaks REST.
-import { Client, Events, GatewayIntentBits, Partials, Status } from 'discord.js';
+import { createRequire } from 'node:module';
+import { Client, Events, GatewayIntentBits, Partials, Status, type RESTOptions } from 'discord.js';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
@@ -29,6 +30,19 @@ export interface RunningDiscord extends RunningAdapter {
 export const WITHOUT_CONTENT =
   'running without the Message Content intent: slash commands, the message menu, buttons, DMs and messages that mention the bot work; watch mode and logs posted in a case thread without a mention are off (turn the intent on in the Developer Portal and set DISCORD_MESSAGE_CONTENT=true for them)';
 
+/**
+ * An HTTP agent of the undici that discord.js's REST is written for (6), found from discord.js
+ * itself. Without one, REST sends through the process's default dispatcher, which the first undici
+ * loaded creates: when Slack's Bolt (undici 7) came first, every Discord post carrying a file
+ * (hand-overs, stats charts, digests) failed with "action is not a function".
+ */
+function restAgent(): RESTOptions['agent'] {
+  const from = (path: string) => createRequire(path);
+  const rest = from(from(import.meta.url).resolve('discord.js')).resolve('@discordjs/rest');
+  const { Agent } = from(rest)('undici') as { Agent: new () => NonNullable<RESTOptions['agent']> };
+  return new Agent();
+}
+
 function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
   const { messageContent } = opts.config;
   const client = new Client({
@@ -37,7 +51,7 @@ function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
     partials: [Partials.Channel],
     // Also set per payload; this catches anything sent without one.
     allowedMentions: NO_PINGS,
-    ...(opts.api ? { rest: { api: opts.api } } : {}),
+    rest: { agent: restAgent(), ...(opts.api ? { api: opts.api } : {}) },
   });
   const handlers = new Handlers({
     client,
