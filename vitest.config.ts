@@ -5,10 +5,10 @@ import ScreenshotsFirst from './test/helpers/sequencer.ts';
 /** Test files that read screenshots: they share one OCR pool per worker (test/helpers/ocr.ts). */
 const SCREENSHOTS = ['test/ingest/**/*.test.ts', 'test/cli/screenshots.test.ts'];
 /**
- * Test files that run the bots against the local fake platforms, or the CLI as a process. Sharing
- * a worker's modules, hand-overs, digests and stats charts stopped reaching the fake Discord in a
- * fresh clone's order (5 failures, each a post with a file), so each of these files keeps a fresh
- * module graph of its own.
+ * Test files that run the bots against the local fake platforms, or the CLI as a process: each
+ * keeps a fresh module graph of its own. Sharing modules, a Slack file loaded Bolt before a Discord
+ * file's discord.js, which lost Discord's posts with a file (test/discord/beside-slack.test.ts now
+ * holds that bug); they share nothing until a fresh clone's run shows they can.
  */
 const PLATFORMS = ['test/discord/**/*.test.ts', 'test/slack/**/*.test.ts', 'test/ops/**/*.test.ts', 'test/app/!(sweep).test.ts', 'test/cli/**/*.test.ts'];
 

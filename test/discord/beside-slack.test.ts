@@ -5,8 +5,7 @@
 import '@slack/bolt';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
-import type { Call } from './fake-discord.ts';
-import { customIds, HELP, messageFrom, original, postIn, press, setup, slash, threadFrom, webhook, type Harness } from './harness.ts';
+import { button, HELP, messageFrom, original, postIn, press, setup, slash, threadFrom, webhook, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -15,8 +14,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await h.close();
 });
-
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 
 it('posts the hand-over summary file when Bolt was loaded before discord.js', async () => {
   const p = slash(h, { log: sample('cf-0069').text });

@@ -19,6 +19,7 @@ import {
   BOB,
   BOT,
   bodyOf,
+  button,
   callback,
   contextMenu,
   customIds,
@@ -50,7 +51,6 @@ const KSAMPLER = onNvidia(sample('cf-0214').text);
 const VAE = onNvidia(sample('cf-0009').text);
 const cases = () => h.db.prepare('SELECT id, user_id AS user, thread, status FROM cases ORDER BY created_at').all() as { id: string; user: string; thread: string | null; status: string }[];
 const replyTo = (id: string) => (c: Call) => c.method === 'POST' && c.body?.message_reference?.message_id === id;
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 const FORUM = '1100000000000000009';
 const ROLE = '1100000000000000010';
 const SOLVED = '1100000000000000011';

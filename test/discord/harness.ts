@@ -229,6 +229,9 @@ export const textOf = (c: Call): string => {
 
 export const customIds = (c: Call): string[] => (bodyOf(c).components ?? []).flatMap((r: any) => r.components.map((b: any) => b.custom_id));
 
+/** The id of a message's button whose id ends in `:code` (w worked, s skip, …). */
+export const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
+
 /** The message a message-creating call produced (the fake answers with it). */
 export function messageFrom(c: Call): ApiMessage {
   if (!c.response?.id) throw new Error(`${c.method} ${c.path} did not answer with a message`);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replay } from '../../src/conversation/machine.ts';
 import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
 import type { Call } from './fake-discord.ts';
-import { ALICE, BOB, callback, customIds, HELP, messageFrom, MOD, postIn, press, say, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
+import { button, ALICE, BOB, callback, HELP, messageFrom, MOD, postIn, press, say, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -25,7 +25,6 @@ async function openCase(log: string, locale?: string) {
   return { thread, question, caseId };
 }
 
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 /** The labels of a message's buttons, without "Show current step" (on every message of a case). */
 const labels = (c: Call) => c.body.components.flatMap((r: any) => r.components.map((b: any) => b.label)).filter((l: string) => l !== 'Show current step' && l !== '显示当前步骤');
 /** The first message a press posted whose text matches. */

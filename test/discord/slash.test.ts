@@ -3,9 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
-import type { Call } from './fake-discord.ts';
 import { embedLength } from '../../src/adapters/discord/payload.ts';
-import { addThread, ALICE, BOB, bodyOf, callback, customIds, HELP, MOD, messageCalls, messageFrom, modalSubmit, original, postIn, press, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
+import { button, addThread, ALICE, BOB, bodyOf, callback, customIds, HELP, MOD, messageCalls, messageFrom, modalSubmit, original, postIn, press, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -24,8 +23,6 @@ async function openCase(log = onNvidia(sample('cf-0214').text)) {
   await until(async () => await h.store.lastOpen('discord', ALICE.id) !== undefined && (await h.store.get((await h.store.lastOpen('discord', ALICE.id))!))!.row.thread !== null);
   return { p, reply, thread: thread.response.id as string, step: messageFrom(step), caseId: (await h.store.lastOpen('discord', ALICE.id))! };
 }
-
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 
 describe('/comfyoom', () => {
   it('defers, diagnoses, grows a thread from its reply and posts step 1 there with buttons', async () => {

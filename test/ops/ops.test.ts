@@ -13,7 +13,7 @@ import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 import { capturedLog, type CapturedLog } from '../helpers/log.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
-import { BOT, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, webhook, type Harness } from '../discord/harness.ts';
+import { button, BOT, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, webhook, type Harness } from '../discord/harness.ts';
 import { startFakeSlack, type FakeSlack } from '../slack/fake-slack.ts';
 import { fakeOptions, form, sign, slashPayload, ALICE as SLACK_ALICE } from '../slack/harness.ts';
 import { botConfig, eventually, SLOW } from './bots.ts';
@@ -25,7 +25,6 @@ const NOT_OOM = corpusSample('cf-0069').text;
 const SECRET_TOKEN = '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';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'comfyoom-ops-')), 'cases.db');
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 const newThread = (c: Call) => threadFrom(HELP)(c) && c.status < 300;
 
 async function get(bots: Bots, path: string) {

@@ -11,12 +11,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
-import { startFakeDiscord, type Call, type FakeDiscord } from '../discord/fake-discord.ts';
-import { BOT, callback, customIds, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, TOKEN, webhook, type Harness } from '../discord/harness.ts';
+import { startFakeDiscord, type FakeDiscord } from '../discord/fake-discord.ts';
+import { button, BOT, callback, GUILD, HELP, messageFrom, original, postIn, press, slash, threadFrom, TOKEN, webhook, type Harness } from '../discord/harness.ts';
 import { eventually, SLOW } from './bots.ts';
 
 const KSAMPLER = onNvidia(sample('cf-0214').text);
-const button = (c: Call, code: string) => customIds(c).find((id) => id.endsWith(`:${code}`))!;
 
 /** A file server that holds each download until released: the bot's work on it stays in flight meanwhile. */
 async function heldFiles(body: string) {
