@@ -44,6 +44,38 @@ describeStores('the idle sweep', ({ fresh }) => {
     expect((await store.get(onSlack))!.row.status).toBe('abandoned');
   });
 
+  it('posts the notices of a large sweep a few at a time, each case once, a failed post stopping none of the others', async () => {
+    let clock = 1_000_000;
+    const store = new CaseStore(await openStore(await fresh()));
+    const engine = new Engine({ kb, store, now: () => clock, idleMs: 60_000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await engine.open({ platform: 'discord', channel: `c${i}`, user: `u${i}` }, sample('cf-0214').text))[0]!.caseId!);
+    const posted: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const adapter: RunningAdapter = {
+      platform: 'discord',
+      deliver: async (row) => {
+        most = Math.max(most, ++inFlight);
+        // A round trip to the platform: long enough for the next posts to start meanwhile.
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        if (row.channel === 'c7') throw new Error('Missing Access');
+        posted.push(row.id);
+      },
+      stop: async () => undefined,
+    };
+    const { log, lines } = capturedLog();
+    clock += 120_000;
+
+    expect(await sweepIdle(engine, store, [adapter], log)).toBe(29);
+    expect(posted.toSorted()).toEqual(ids.filter((_, i) => i !== 7).toSorted());
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(lines().filter((l) => l.msg === 'could not post the idle notice').map((l) => l['caseId'])).toEqual([ids[7]]);
+    expect(lines().find((l) => l.msg === 'idle cases closed')).toMatchObject({ swept: 30, delivered: 29 });
+  });
+
   it("leaves another platform's idle cases to a process that can tell their users", async () => {
     let clock = 1_000_000;
     const store = new CaseStore(await openStore(await fresh()));
