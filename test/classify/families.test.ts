@@ -1,7 +1,8 @@
 // Error families that unseen real logs exposed. Each test is a family, written the way PyTorch,
 // ComfyUI, the OS or the application prints it; none is a corpus sample.
 import { describe, expect, it } from 'vitest';
-import { classify, factsOf } from '../helpers/kb.ts';
+import { classify, factsOf, kb } from '../helpers/kb.ts';
+import { planSteps } from '../../src/plan/plan.ts';
 
 const oom = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.';
 
@@ -330,15 +331,25 @@ describe('the words people and other programs use for it', () => {
     ["Python's faulthandler", 'Windows fatal exception: access violation\n\nThread 0x00002a5c (most recent call first):\n  File "C:\\ComfyUI\\comfy\\utils.py", line 88 in load_torch_file'],
     ["ComfyUI Desktop's crash message", 'ComfyUI crashed due to a memory access violation (exit code 3221225477 / 0xC0000005). You can restart it below.'],
     ['the same in Chinese', 'ComfyUI 因内存访问冲突而崩溃（退出代码 3221225477 / 0xC0000005）。'],
-  ])('reads an access violation named as such (%s) as a native crash, not a crash of memory', (_name, paste) => {
+    ["Desktop's log, the code alone", '[2025-05-15 10:28:55.140] [error] Python process exited with code 3221225477 and signal null'],
+    ["a client's log", 'Server process terminated with code 3221225477'],
+    ['the signed code a batch file prints', 'ComfyUI exited with errorlevel -1073741819'],
+  ])('reads an access violation named as such or by its code (%s) as a native crash, not a crash of memory', (_name, paste) => {
     const d = classify(paste);
     expect(d.entry.id).toBe('native-crash');
     expect(d.category).toBe('not_oom');
   });
 
-  it('leaves a bare exit code after a load to the silent crash, and a named OOM to the OOM', () => {
-    expect(classify('Requested to load Flux\nloaded partially 5000.0 4999.9 0\nProcess exited with code 3221225477').entry.id).toBe('silent-crash-on-load');
+  it('reads the code after a load as a crash while loading, whose plan gives Windows more room after the update, and a named OOM as the OOM', () => {
+    const d = classify('Requested to load Flux\nloaded partially 5000.0 4999.9 0\nProcess exited with code 3221225477');
+    expect(d.entry.id).toBe('native-crash-on-load');
+    expect(d.category).toBe('not_oom');
+    expect(planSteps(d.entry, { ...d.facts, os: 'windows' }, kb).steps.map((s) => s.id).slice(0, 2)).toEqual(['update-or-rollback', 'pagefile-increase']);
     expect(classify(`${oom}\nWindows fatal exception: access violation`).category).toBe('oom_gpu_other');
+  });
+
+  it('still reads a console that closed after a load with no code as a silent crash of memory', () => {
+    expect(classify('Requested to load Flux\nloaded partially 5000.0 4999.9 0\nPress any key to continue . . .').entry.id).toBe('silent-crash-on-load');
   });
 
   it("reads ROCm's words for a PyTorch build with no code for the GPU as that, not a crash of memory", () => {
