@@ -323,6 +323,10 @@ describe('the words people and other programs use for it', () => {
     ['the CUDA wording hyphenated', 'after the update Flux stays loaded and gives me cuda-out-of-memory error on every second run', 'oom_gpu_other'],
     ["a shell's kill line in another locale", './webui.sh: Zeile 254:  31337 Killed                  "${python_cmd}" -u launch.py', 'oom_cpu_ram'],
     ['trying to load, in words', 'Trying to load the 22 GB checkpoint on my 3090:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB', 'oom_gpu_model_load'],
+    ["the end of PyTorch's MPS message alone", 'Generation failed: ...disable upper limit for memory allocations (may cause system failure).', 'oom_mps'],
+    ["the middle of PyTorch's MPS message", 'RuntimeError: ... Tried to allocate 768.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to', 'oom_mps'],
+    ["a runner's check before it loads", 'Error: model requires more system memory (48.2 GiB) than is available (27.9 GiB)', 'oom_cpu_ram'],
+    ["zsh's kill notice after a progress bar with no newline", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:09<00:09,  4.51s/it][1]    20911 killed     python app.py', 'oom_cpu_ram'],
   ])('%s', (_name, paste, category) => {
     expect(classify(paste).category).toBe(category);
   });
@@ -350,6 +354,10 @@ describe('the words people and other programs use for it', () => {
 
   it('still reads a console that closed after a load with no code as a silent crash of memory', () => {
     expect(classify('Requested to load Flux\nloaded partially 5000.0 4999.9 0\nPress any key to continue . . .').entry.id).toBe('silent-crash-on-load');
+  });
+
+  it('does not take the MPS watermark variable set at launch for an out-of-memory error', () => {
+    expect(classify('PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 python main.py --force-fp16\nTotal VRAM 32768 MB, total RAM 32768 MB\nSet vram state to: SHARED').category).toBe('not_oom');
   });
 
   it("reads ROCm's words for a PyTorch build with no code for the GPU as that, not a crash of memory", () => {
