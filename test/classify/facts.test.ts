@@ -75,6 +75,13 @@ describe('the failing node and stage', () => {
     expect(factsOf(sample('cf-0236').text)).toMatchObject({ node: 'ReActorFaceSwap', stage: 'detector' });
   });
 
+  it("does not take a program's status word just above the error for a node's title", () => {
+    expect(factsOf('writing manifest\nsuccess\nError: model requires more system memory (164.8 GiB) than is available (13.4 GiB)')).not.toHaveProperty('node');
+    expect(factsOf('Prompt outputs failed validation\nbackground\ntorch.OutOfMemoryError: Allocation on device')).not.toHaveProperty('node');
+    // A title as the dialog shows it is one still.
+    expect(factsOf('UNETLoader\ntorch.OutOfMemoryError: Allocation on device')).toMatchObject({ node: 'UNETLoader', stage: 'model_load' });
+  });
+
   it('falls back to the innermost stack frame', () => {
     expect(factsOf(sample('cf-0081').text).stage).toBe('model_load'); // model_patcher .to(device)
     expect(factsOf(sample('cf-0124').text).stage).toBe('vae_decode'); // comfy/sd.py decode

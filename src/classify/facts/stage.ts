@@ -273,7 +273,8 @@ function dialogTitle(lines: readonly string[], messageLine: number): { node: str
     const t = raw.replace(/^[^A-Za-z]{1,3}|[^A-Za-z0-9)+]{1,3}$/g, '');
     // Past the dialog's own memory and hint lines, and a wrapper's "backend='inductor' raised:".
     if (!t || /memory|allocation on device|^tips:/i.test(t) || (/:$/.test(raw) && /[\s=]/.test(raw))) continue;
-    if (NODE_NAME.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
+    // A node's name or title holds a capital (KSampler, easy kSampler); a program's status word ("success") does not.
+    if (NODE_NAME.test(t) && /[A-Z]/.test(t) && !MODEL_PREFIX.test(t) && !/error|exception|traceback/i.test(t)) return { node: t, line: i };
     return undefined;
   }
   return undefined;
