@@ -325,6 +325,8 @@ describe('the words people and other programs use for it', () => {
     ['trying to load, in words', 'Trying to load the 22 GB checkpoint on my 3090:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB', 'oom_gpu_model_load'],
     ["the end of PyTorch's MPS message alone", 'Generation failed: ...disable upper limit for memory allocations (may cause system failure).', 'oom_mps'],
     ["the middle of PyTorch's MPS message", 'RuntimeError: ... Tried to allocate 768.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to', 'oom_mps'],
+    ['system RAM running out, in Chinese', '跑视频工作流超过10秒就会爆内存，然后系统卡死，32G内存', 'oom_cpu_ram'],
+    ['VRAM running out, in Chinese', '跑视频工作流超过10秒就会爆显存，4070 12G', 'oom_gpu_other'],
     ["a runner's check before it loads", 'Error: model requires more system memory (48.2 GiB) than is available (27.9 GiB)', 'oom_cpu_ram'],
     ["zsh's kill notice after a progress bar with no newline", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:09<00:09,  4.51s/it][1]    20911 killed     python app.py', 'oom_cpu_ram'],
   ])('%s', (_name, paste, category) => {
