@@ -381,6 +381,7 @@ describe('the words people and other programs use for it', () => {
       'SDXL finished without any OOM this time',
       'A Tiled VAE Decode before Save Image would let the workflow complete without an OOM on 8 GB.',
       'Please add a tiled option to avoid an OOM with 4K inputs.',
+      'RAM and VRAM are maxed out but there is no "OOM Error", the queue just stops.',
       'RIFE takes longer than I expect. Is it supposed to use system RAM and CPU?',
     ])
       expect(classify(words).category, words).toBe('not_oom');
