@@ -189,6 +189,8 @@ export type Signature = z.infer<typeof Signature>;
 
 /** How a node name, a stack frame or a "Requested to load" class points at a stage. */
 export const StageHints = z.strictObject({
+  /** Class names of the libraries around ComfyUI that read like node names (PyTorch's DataLoader): never a node. */
+  notNodes: z.array(z.string()).default([]),
   stages: z.array(
     z.strictObject({
       stage: z.string(),

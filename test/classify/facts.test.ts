@@ -82,6 +82,13 @@ describe('the failing node and stage', () => {
     expect(factsOf('UNETLoader\ntorch.OutOfMemoryError: Allocation on device')).toMatchObject({ node: 'UNETLoader', stage: 'model_load' });
   });
 
+  it("does not take PyTorch's data classes in a sentence for nodes", () => {
+    expect(factsOf('I get CUDA out of memory in texture generation even after reducing the batch size in the DataLoader.').stage).toBeUndefined();
+    expect(factsOf('Training stops with CUDA out of memory; I use a WeightedRandomSampler for the dataset.').stage).not.toBe('sampling');
+    // A node of that shape the user names is one still.
+    expect(factsOf('I get CUDA out of memory in the UNETLoader every time.').stage).toBe('model_load');
+  });
+
   it('falls back to the innermost stack frame', () => {
     expect(factsOf(sample('cf-0081').text).stage).toBe('model_load'); // model_patcher .to(device)
     expect(factsOf(sample('cf-0124').text).stage).toBe('vae_decode'); // comfy/sd.py decode

@@ -23,6 +23,8 @@ export interface CompiledStages {
   nodes: HintLists;
   models: HintLists;
   globs: Map<string, NodeGlob>;
+  /** Lower-cased names that are never a node, whatever glob they fit. */
+  notNodes: ReadonlySet<string>;
   frames: HintLists;
   phrases: HintLists;
   events: HintLists;
@@ -175,6 +177,7 @@ export function compileStages(hints: StageHints): CompiledStages {
     nodes: new HintLists(globLists('nodes'), pieces),
     models: new HintLists(globLists('models'), pieces),
     globs,
+    notNodes: new Set(hints.notNodes.map((n) => n.toLowerCase())),
     // `fn:decode*` and `path:vae` name what they look for after their prefix.
     frames: new HintLists(lists('frames'), (hint) => hint.replace(/^(?:fn|path):/, '').replace(/\*$/, '')),
     phrases: new HintLists(lists('phrases')),
@@ -189,6 +192,7 @@ export function compileStages(hints: StageHints): CompiledStages {
  */
 export function stageOfNode(node: string, compiled: CompiledStages): Stage | undefined {
   const lower = node.toLowerCase();
+  if (compiled.notNodes.has(lower)) return undefined;
   return compiled.nodes.best(lower, (hint) => {
     const n = compiled.globs.get(hint)!;
     return n.test(lower) ? n.literal : -1;
