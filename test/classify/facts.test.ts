@@ -99,6 +99,14 @@ describe('the failing node and stage', () => {
     expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
   });
 
+  it("takes a video wrapper's announcement that it starts sampling for the stage running", () => {
+    const log = (line: string) => `Input (height, width, video_length) = (320, 512, 85)\n${line}\n!!! Exception during processing !!! Allocation on device`;
+    expect(factsOf(log('2024-12-11 12:54:48,525 - hyvideo - INFO - Sampling 85 frames in 22 latents at 512x320 with 30 inference steps')).stage).toBe('sampling');
+    expect(factsOf(log('Sampling 81 frames at 832x480 with 25 steps')).stage).toBe('sampling');
+    // The number is what makes it the announcement.
+    expect(factsOf(log('Sampling frames preview enabled')).stage).toBeUndefined();
+  });
+
   it('does not take a finished progress bar for what was running when the error came', () => {
     const stage = (bar: string, after = '') => factsOf(`got prompt\n${bar}\n${after}!!! Exception during processing !!! Allocation on device`).stage;
     // Sampling stopped part-way: it was sampling.

@@ -201,14 +201,27 @@ export function stageOfNode(node: string, compiled: CompiledStages): Stage | und
 
 /**
  * True when `hint` occurs in `text` at the start of a word ("vae" in "video vae v3", not in
- * "nvae"); a hint that starts with punctuation (".to(device") may follow anything.
+ * "nvae"); a hint that starts with punctuation (".to(device") may follow anything. A `#` in a
+ * hint stands for a number ("sampling # frames").
  */
 function atWordStart(text: string, hint: string): boolean {
-  if (!/^[a-z0-9]/.test(hint)) return text.includes(hint);
-  for (let at = text.indexOf(hint); at >= 0; at = text.indexOf(hint, at + 1)) {
-    if (at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) return true;
+  const [head, ...rest] = hint.split('#') as [string, ...string[]];
+  const anywhere = !/^[a-z0-9]/.test(head);
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
+    if ((anywhere || at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) && restFollows(text, at + head.length, rest)) return true;
   }
   return false;
+}
+
+/** Whether `pieces`, each after a number, follow in `text` from `at`. */
+function restFollows(text: string, at: number, pieces: readonly string[]): boolean {
+  for (const piece of pieces) {
+    const start = at;
+    while (at < text.length && at - start < 7 && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
+    if (at === start || !text.startsWith(piece, at)) return false;
+    at += piece.length;
+  }
+  return true;
 }
 
 const NODE_REPORT = gate(/node type:?\**:?\s{0,4}`?([^`*\n]{1,80})/i);
