@@ -28,10 +28,13 @@ import {
 
 let fake: FakeSlack;
 let bot: Bot;
+/** What the bot sent to open its socket, kept before a test resets the fake's calls. */
+let connectionsOpen: FakeSlack['calls'][number] | undefined;
 
 beforeAll(async () => {
   fake = await startFakeSlack(fakeOptions);
   bot = await startBot(fake, { mode: 'socket' });
+  connectionsOpen = fake.calls.find((c) => c.method === 'apps.connections.open');
 });
 afterEach(async () => {
   // A case's last messages may still be on their way; they belong to the test that caused them.
@@ -51,12 +54,12 @@ async function nthPost(n: number) {
 
 describe('Slack over Socket Mode', () => {
   it('connects with the app token', () => {
-    const open = fake.calls.find((c) => c.method === 'apps.connections.open')!;
-    expect(open.auth).toBe(`Bearer ${APP_TOKEN}`);
+    expect(connectionsOpen?.auth).toBe(`Bearer ${APP_TOKEN}`);
     expect(fake.connections).toBe(1);
   });
 
   it('acks a slash command envelope at once, then diagnoses and walks the case to a fix', async () => {
+    fake.reset();
     const t0 = Date.now();
     const ack = await fake.envelope('slash_commands', slashPayload(fake, ALICE, slackText(onNvidia(sample('cf-0214').text))));
     expect(ack).toEqual({});
