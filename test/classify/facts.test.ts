@@ -99,6 +99,15 @@ describe('the failing node and stage', () => {
     expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
   });
 
+  it('does not take a part a program lists by name near the error for the stage that failed', () => {
+    const oom = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.78 GiB.';
+    expect(factsOf(`${oom}\nLoading Model 'ckpts/model.safetensors' ...\nHooked to model 'text_encoder' (LlavaForConditionalGeneration)`).stage).toBeUndefined();
+    expect(factsOf(`StateDict Keys: {'transformer': 1722, 'vae': 244, 'text_encoder': 196}\n${oom}`).stage).toBeUndefined();
+    // Said, not quoted, it still tells; and a quoted path is where the code was.
+    expect(factsOf(`Error in the text encoder:\n${oom}`).stage).toBe('text_encoder');
+    expect(factsOf(`File "comfy/text_encoders/lt.py", in encode_token_weights\n${oom}`).stage).toBe('text_encoder');
+  });
+
   it("takes a video wrapper's announcement that it starts sampling for the stage running", () => {
     const log = (line: string) => `Input (height, width, video_length) = (320, 512, 85)\n${line}\n!!! Exception during processing !!! Allocation on device`;
     expect(factsOf(log('2024-12-11 12:54:48,525 - hyvideo - INFO - Sampling 85 frames in 22 latents at 512x320 with 30 inference steps')).stage).toBe('sampling');

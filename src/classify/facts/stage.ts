@@ -329,6 +329,9 @@ function findNode(text: GatedLines, errorLine: number | undefined, compiled: Com
   return undefined;
 }
 
+/** An identifier in quotes: `'text_encoder'`, `"vae"`. */
+const QUOTED_NAME = /(['"`])[\w.-]{1,80}\1/g;
+
 /** A word (between blanks and colons) that could be a node's class name: one search of the line, where testing every word cost a search each. */
 const CAPITALISED_WORD = /(?<![^\s:])[A-Z][A-Za-z0-9]{3,60}\+?(?![^\s:])/g;
 
@@ -655,8 +658,10 @@ export function readStage(text: GatedLines, errorLine: number | undefined, compi
       // a line that starts a stage ("Loading model from ...") is the timeline's, not a failure,
       // unless the failure is on it ("VAE decoding displays 'Allocation on device'").
       if (isProse(lines[i]!) || (i !== errorLine && stageOfEvent(lines[i]!, compiled, on && (on.events[i] ?? NONE)))) continue;
-      let folded: string | undefined;
-      const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart((folded ??= fold(lines[i]!)), p), on && (on.phrases[i] ?? NONE));
+      // A name in quotes is a part the program lists ("Hooked to model 'text_encoder'", a state
+      // dict's keys), not what it says failed.
+      let said: string | undefined;
+      const hit = compiled.phrases.firstIn(lines[i]!, (p) => atWordStart((said ??= fold(lines[i]!.replace(QUOTED_NAME, ' '))), p), on && (on.phrases[i] ?? NONE));
       if (hit) return done(hit, at(i, 'words near the error', 0.65));
     }
     // A background thread's error (A1111's memory monitor) did not happen in the run's own stage.
