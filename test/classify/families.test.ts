@@ -327,6 +327,10 @@ describe('the words people and other programs use for it', () => {
     ["the middle of PyTorch's MPS message", 'RuntimeError: ... Tried to allocate 768.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to', 'oom_mps'],
     ['system RAM running out, in Chinese', '跑视频工作流超过10秒就会爆内存，然后系统卡死，32G内存', 'oom_cpu_ram'],
     ['VRAM running out, in Chinese', '跑视频工作流超过10秒就会爆显存，4070 12G', 'oom_gpu_other'],
+    ["chaiNNer's own message", 'An error occurred in a PyTorch Upscale Image node:\n\nA VRAM out-of-memory error has occurred. Please try using a more extreme tiling mode.', 'oom_gpu_other'],
+    ["an older ggml build's source line", 'llama_model_load: offloading 33 layers to GPU\nggml-cuda.cu:5048: out of memory', 'oom_gpu_other'],
+    ["MSVC's words for a failed allocation, through Python", 'Traceback (most recent call last):\nMemoryError: bad allocation', 'oom_cpu_ram'],
+    ['an MPS array over 4 GiB', "MPSNDArray.mm:788: failed assertion `[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'", 'oom_mps'],
     ["a runner's check before it loads", 'Error: model requires more system memory (48.2 GiB) than is available (27.9 GiB)', 'oom_cpu_ram'],
     ["zsh's kill notice after a progress bar with no newline", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:09<00:09,  4.51s/it][1]    20911 killed     python app.py', 'oom_cpu_ram'],
   ])('%s', (_name, paste, category) => {
@@ -360,6 +364,14 @@ describe('the words people and other programs use for it', () => {
 
   it('does not take the MPS watermark variable set at launch for an out-of-memory error', () => {
     expect(classify('PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 python main.py --force-fp16\nTotal VRAM 32768 MB, total RAM 32768 MB\nSet vram state to: SHARED').category).toBe('not_oom');
+  });
+
+  it("does not take MPS's other failed assertions for running out of memory", () => {
+    for (const assertion of [
+      "MPSNDArray.mm:706: failed assertion `[MPSTemporaryNDArray initWithDevice:descriptor:] Error: NDArray dimension length > INT_MAX'",
+      "MPSNDArray.mm:794: failed assertion `[MPSNDArray, initWithBuffer:descriptor:] Error: buffer is not large enough. Must be 600 bytes'",
+    ])
+      expect(classify(assertion).category, assertion).toBe('not_oom');
   });
 
   it("reads ROCm's words for a PyTorch build with no code for the GPU as that, not a crash of memory", () => {
