@@ -99,6 +99,10 @@ describe('the failing node and stage', () => {
     expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
   });
 
+  it('takes quantizing weights as they load for loading', () => {
+    expect(factsOf('Loading Mistral\nLoading weights: 100%|██████████| 585/585 [00:00<00:00, 3077.62it/s]\nQuantizing Mistral\nError running job: CUDA error: out of memory').stage).toBe('model_load');
+  });
+
   it('does not take a part a program lists by name near the error for the stage that failed', () => {
     const oom = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.78 GiB.';
     expect(factsOf(`${oom}\nLoading Model 'ckpts/model.safetensors' ...\nHooked to model 'text_encoder' (LlavaForConditionalGeneration)`).stage).toBeUndefined();
