@@ -184,7 +184,8 @@ const QUOTE = /^\s{0,8}(?:>\s?){1,4}/; // markdown / e-mail quotes
 const FENCE_ONLY = /^\s{0,8}```[\w+#.-]{0,20}\s{0,8}$/;
 const FENCES = [/^\s{0,8}```/, /(?<=\S)```\s{0,8}$/];
 const BOLD = [/^\s{0,8}\*\*(?=\S)/, /(?<=\S)\*\*\s{0,8}$/]; // **bold** wrappers
-const CODE = [/^\s{0,8}`(?=\S)/, /(?<=\S)`\s{0,8}$/]; // `inline code` wrappers
+// `inline code` wrappers; one may open on a traceback's indented first frame ("`  File ...").
+const CODE = [/^\s{0,8}`(?=\s{0,12}\S)/, /(?<=\S)`\s{0,8}$/];
 // Every wrapper anchored at the start, in one pattern V8 tries at the first character only.
 const WRAPPED_START = anyOf([QUOTE, FENCES[0]!, BOLD[0]!, CODE[0]!, ...LINE_PREFIXES]);
 

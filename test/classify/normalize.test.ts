@@ -21,6 +21,14 @@ describe('normalize', () => {
     ]);
   });
 
+  it('unwraps inline code opened on an indented traceback line, keeping its indent', () => {
+    expect(lines('`  File "module.py", line 804, in _apply\n    param_applied = fn(param)\ntorch.cuda.OutOfMemoryError: CUDA out of memory.`')).toEqual([
+      '  File "module.py", line 804, in _apply',
+      '    param_applied = fn(param)',
+      'torch.cuda.OutOfMemoryError: CUDA out of memory.',
+    ]);
+  });
+
   it('decodes HTML entities a chat client may leave behind', () => {
     expect(lines('File &quot;a.py&quot;, line 1, in &lt;module&gt; &#39;x&#39; &#x41;')).toEqual([`File "a.py", line 1, in <module> 'x' A`]);
   });
