@@ -205,17 +205,19 @@ export function stageOfNode(node: string, compiled: CompiledStages): Stage | und
  * hint stands for a number ("sampling # frames").
  */
 function atWordStart(text: string, hint: string): boolean {
-  const [head, ...rest] = hint.split('#') as [string, ...string[]];
+  // Most hints hold no number: they are looked for as they are, without splitting.
+  const hash = hint.indexOf('#');
+  const head = hash < 0 ? hint : hint.slice(0, hash);
   const anywhere = !/^[a-z0-9]/.test(head);
   for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
-    if ((anywhere || at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) && restFollows(text, at + head.length, rest)) return true;
+    if ((anywhere || at === 0 || !/[a-z0-9]/.test(text[at - 1]!)) && (hash < 0 || numbersThen(text, at + head.length, hint.slice(hash + 1)))) return true;
   }
   return false;
 }
 
-/** Whether `pieces`, each after a number, follow in `text` from `at`. */
-function restFollows(text: string, at: number, pieces: readonly string[]): boolean {
-  for (const piece of pieces) {
+/** Whether `text` from `at` reads a number, then `rest` (whose own `#`s are numbers too). */
+function numbersThen(text: string, at: number, rest: string): boolean {
+  for (const piece of rest.split('#')) {
     const start = at;
     while (at < text.length && at - start < 7 && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
     if (at === start || !text.startsWith(piece, at)) return false;
