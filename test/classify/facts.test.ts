@@ -82,6 +82,13 @@ describe('the failing node and stage', () => {
     expect(factsOf('UNETLoader\ntorch.OutOfMemoryError: Allocation on device')).toMatchObject({ node: 'UNETLoader', stage: 'model_load' });
   });
 
+  it('takes a node that loads a pipeline for a loader', () => {
+    expect(factsOf('Error occurred when executing PipelineLoader: Allocation on device')).toMatchObject({ node: 'PipelineLoader', stage: 'model_load' });
+    expect(factsOf('Error occurred when executing DownloadAndLoadCogVideoPipeline: Allocation on device').stage).toBe('model_load');
+    // A node that runs one samples.
+    expect(factsOf('Error occurred when executing HunyuanVideoPipeline: Allocation on device').stage).toBe('sampling');
+  });
+
   it("does not take PyTorch's data classes in a sentence for nodes", () => {
     expect(factsOf('I get CUDA out of memory in texture generation even after reducing the batch size in the DataLoader.').stage).toBeUndefined();
     expect(factsOf('Training stops with CUDA out of memory; I use a WeightedRandomSampler for the dataset.').stage).not.toBe('sampling');
