@@ -397,9 +397,15 @@ describe('the words people and other programs use for it', () => {
       'A Tiled VAE Decode before Save Image would let the workflow complete without an OOM on 8 GB.',
       'Please add a tiled option to avoid an OOM with 4K inputs.',
       'RAM and VRAM are maxed out but there is no "OOM Error", the queue just stops.',
+      'Error: list index out of range\nIf you encounter CUDA out of memory, try to set --tile with a smaller number.',
       'RIFE takes longer than I expect. Is it supposed to use system RAM and CPU?',
     ])
       expect(classify(words).category, words).toBe('not_oom');
+  });
+
+  it("takes the failure, not Real-ESRGAN's advice printed under it, for what ran out", () => {
+    const paste = 'Error [enforce fail at CPUAllocator.cpp:67] . DefaultCPUAllocator: can\'t allocate memory: you tried to allocate 264896512 bytes. Error code 12 (Cannot allocate memory)\nIf you encounter CUDA out of memory, try to set --tile with a smaller number.';
+    expect(classify(paste).category).toBe('oom_cpu_ram');
   });
 
   it('still takes an OOM told on another line of a paste that also wishes for none', () => {
