@@ -106,6 +106,11 @@ describe('the failing node and stage', () => {
     expect(factsOf('Requested to load WAN21\nloaded partially 128.0 125.5 0\n  0%|          | 0/4 [00:00<?, ?it/s]\n!!! Exception during processing !!! Allocation on device').stage).toBe('sampling');
   });
 
+  it("takes llama.cpp's loading steps for loading", () => {
+    const log = ['llm_load_tensors: offloading 32 repeating layers to GPU', 'llama_new_context_with_model: KV self size  = 5120.00 MiB', 'ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144.00 MiB on device 4: cudaMalloc failed: out of memory'];
+    expect(factsOf(log.join('\n')).stage).toBe('model_load');
+  });
+
   it('takes quantizing weights as they load for loading', () => {
     expect(factsOf('Loading Mistral\nLoading weights: 100%|██████████| 585/585 [00:00<00:00, 3077.62it/s]\nQuantizing Mistral\nError running job: CUDA error: out of memory').stage).toBe('model_load');
   });

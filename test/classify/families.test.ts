@@ -328,7 +328,7 @@ describe('the words people and other programs use for it', () => {
     ['system RAM running out, in Chinese', '跑视频工作流超过10秒就会爆内存，然后系统卡死，32G内存', 'oom_cpu_ram'],
     ['VRAM running out, in Chinese', '跑视频工作流超过10秒就会爆显存，4070 12G', 'oom_gpu_other'],
     ["chaiNNer's own message", 'An error occurred in a PyTorch Upscale Image node:\n\nA VRAM out-of-memory error has occurred. Please try using a more extreme tiling mode.', 'oom_gpu_other'],
-    ["an older ggml build's source line", 'llama_model_load: offloading 33 layers to GPU\nggml-cuda.cu:5048: out of memory', 'oom_gpu_other'],
+    ["an older ggml build's source line", 'With -ngl 4 I get complete garbage, and larger values give `ggml-cuda.cu:5048: out of memory`.', 'oom_gpu_other'],
     ["MSVC's words for a failed allocation, through Python", 'Traceback (most recent call last):\nMemoryError: bad allocation', 'oom_cpu_ram'],
     ['an MPS array over 4 GiB', "MPSNDArray.mm:788: failed assertion `[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'", 'oom_mps'],
     ["PaddlePaddle's words", 'Out of memory error on GPU 0. Cannot allocate 558.000000MB memory on GPU 0, 7.999695GB memory has been allocated and available memory is only 0.000000B.', 'oom_gpu_other'],
