@@ -334,6 +334,7 @@ describe('the words people and other programs use for it', () => {
     ["PaddlePaddle's words", 'Out of memory error on GPU 0. Cannot allocate 558.000000MB memory on GPU 0, 7.999695GB memory has been allocated and available memory is only 0.000000B.', 'oom_gpu_other'],
     ["Caffe's check on the CUDA runtime", 'F0412 10:41:07.512 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory', 'oom_gpu_other'],
     ["a C runtime's page file error", 'runtime: VirtualAlloc of 1048576 bytes failed with errno=1455\nfatal error: out of memory', 'oom_cpu_ram'],
+    ["the shell's kill notice in a Chinese locale", 'qwen-vl-utils using torchvision to read video.\n已杀死', 'oom_cpu_ram'],
     ["a runner's check before it loads", 'Error: model requires more system memory (48.2 GiB) than is available (27.9 GiB)', 'oom_cpu_ram'],
     ["zsh's kill notice after a progress bar with no newline", 'Loading checkpoint shards:  50%|█████     | 2/4 [00:09<00:09,  4.51s/it][1]    20911 killed     python app.py', 'oom_cpu_ram'],
   ])('%s', (_name, paste, category) => {
