@@ -1,9 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The batches in the order they came: the two the project was given, then those it gathered itself. */
-const BATCHES = ['dev', 'dev2', 'harvest', ...Array.from({ length: 42 }, (_, i) => `harvest${i + 2}` as const)] as const;
-type Batch = (typeof BATCHES)[number];
+const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+/**
+ * The batches in the order they came: the two the project was given, then those it gathered
+ * itself, read off the fixture files (corpus-harvest.jsonl, then corpus-harvestN.jsonl by N), so
+ * a batch added is read without a count to keep in step.
+ */
+const BATCHES = [
+  'dev',
+  'dev2',
+  ...readdirSync(FIXTURES)
+    .map((f) => /^corpus-harvest(\d*)\.jsonl$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .sort((a, b) => Number(a || 1) - Number(b || 1))
+    .map((n) => `harvest${n}`),
+];
+type Batch = string;
 
 export interface Sample {
   id: string;
@@ -35,7 +49,11 @@ export const corpus: Sample[] = BATCHES.flatMap(load);
  * The pastes of the batches up to `last`: for a check whose bar was set on them, so batches added
  * for the classifier later do not move the sample it reads.
  */
-export const batchesUpTo = (last: Batch): Sample[] => corpus.filter((s) => BATCHES.indexOf(s.batch) <= BATCHES.indexOf(last));
+export const batchesUpTo = (last: Batch): Sample[] => {
+  const end = BATCHES.indexOf(last);
+  if (end < 0) throw new Error(`no corpus batch ${last}`);
+  return corpus.filter((s) => BATCHES.indexOf(s.batch) <= end);
+};
 
 export const sample = (id: string): Sample => {
   const s = corpus.find((x) => x.id === id);
