@@ -1,8 +1,9 @@
-# ComfyOOM's chat bots in a container. Build: docker build -t comfyoom .   Run: see compose.yaml.
+# ComfyOOM's chat bots in a container, on the current Node LTS. Build: docker build -t comfyoom .
+# Run: docker run --env-file .env -v comfyoom-data:/data comfyoom, or see compose.yaml.
 #
 # Build stage: better-sqlite3 and re2 compile their native parts here (node-gyp: python3, make,
 # g++), `npm ci` installs exactly the lockfile, and its postinstall compiles src/ to dist/.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -18,7 +19,7 @@ COPY migrations ./migrations
 # Runtime stage: no compilers. Everything the bot reads at run time is in the image (the kb, the
 # migrations, the OCR language data and the chart font, both npm packages), so nothing is
 # fetched when it runs; the case database lives in the /data volume.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     COMFYOOM_DB=/data/comfyoom.db \
     COMFYOOM_HTTP_PORT=9464 \
@@ -34,6 +35,8 @@ EXPOSE 9464
 # Ready when every configured platform is connected and the database answers (see /healthz).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.COMFYOOM_HTTP_PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM (docker stop) is a graceful stop: work in flight finishes, then the bot exits within 10 s.
+# SIGTERM (docker stop) is a graceful stop: work in flight finishes, then the bot exits 0 within 5 s.
 STOPSIGNAL SIGTERM
-CMD ["node", "bin/comfyoom.mjs", "start"]
+# --bots: with no chat token set, say so and exit 2 rather than open the terminal mode, which
+# nobody is at in a container.
+CMD ["node", "bin/comfyoom.mjs", "start", "--bots"]

@@ -117,10 +117,27 @@ const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_00
 /** Chat (and its screenshots) arrives here unless this process is a shard manager with no Slack: its shards receive Discord's. */
 const receivesChat = (config: Config) => config.slack !== undefined || (config.discord !== undefined && config.discord.shards === undefined);
 
-/** How long a stop waits for work in flight; closing the connections and the store takes the rest of STOP_LIMIT_MS. */
-const DRAIN_MS = 7_000;
-/** A stop that takes longer ends the process anyway (an orchestrator's kill usually comes at 10 s). */
-export const STOP_LIMIT_MS = 10_000;
+/**
+ * How long a stop waits for work in flight. What outlasts it is mostly a post that a platform keeps
+ * refusing while its client retries for minutes; that case is stored before anything is posted, so
+ * leaving the post loses nothing.
+ */
+const DRAIN_MS = 3_000;
+/** From the signal to the end of the process, whatever happens: docker stop kills at 10 s, and a restart should be quick. */
+export const STOP_LIMIT_MS = 5_000;
+/** What a stop keeps for closing the connections, the port and the store after the drain. */
+const CLOSE_MS = 1_500;
+
+/** Waits for a promise until a deadline (epoch ms); whether it settled by then. */
+async function settledBy(p: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), false)));
+  try {
+    return await Promise.race([p.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Starts every configured platform. One that fails to start (a wrong token, an intent Discord
@@ -218,13 +235,15 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
     ...(ops ? { ops } : {}),
     ...(metrics ? { metrics } : {}),
     stop: async () => {
+      const deadline = Date.now() + STOP_LIMIT_MS - 500;
       clearTimeout(sweeper);
       sweeper = undefined;
-      const left = await gate.close(DRAIN_MS);
-      if (left) log.warn({ left }, `work still in flight after ${DRAIN_MS} ms; stopping anyway`);
-      for (const r of running) await r.stop().catch((err: unknown) => log.warn({ err, platform: r.platform }, 'closing the connection failed'));
-      await ops?.close();
-      await app.close();
+      const drain = Math.min(DRAIN_MS, deadline - CLOSE_MS - Date.now());
+      const left = await gate.close(drain);
+      if (left) log.warn({ left }, `work still in flight after ${drain} ms (a platform refusing its posts, most likely); stopping anyway, its cases are stored`);
+      const closing = running.map((r) => r.stop().catch((err: unknown) => log.warn({ err, platform: r.platform }, 'closing the connection failed')));
+      if (!(await settledBy(Promise.all(closing), deadline - 500))) log.warn('a platform connection did not close in time; leaving it');
+      await settledBy(Promise.all([ops?.close(), app.close()]), deadline);
     },
   };
 }
@@ -235,23 +254,32 @@ async function gatherMetrics(own: Registry, discord: RunningAdapter | string | u
   return AggregatorRegistry.aggregate([await own.getMetricsAsJSON(), ...(await shardMetrics((discord as RunningShards).manager))]);
 }
 
-/** `comfyoom start` with chat tokens: the bots until SIGTERM or SIGINT, then a graceful stop. Exit code 1 when no platform started. */
-export async function runBots(config: Config, edges: Edges = {}, part?: Part): Promise<number> {
-  const bots = await startBots(config, edges, part);
-  if (!bots) return 1;
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+/**
+ * `comfyoom start` with chat tokens: the bots until SIGTERM or SIGINT, then a graceful stop, and the
+ * process ends, with 0 once stopped and 1 when no platform started. It ends the process itself: a
+ * platform's client may still hold timers for calls it retries, which nobody waits for any more.
+ */
+export async function runBots(config: Config, edges: Edges = {}, part?: Part): Promise<never> {
+  const log = edges.log ?? createLogger(config.log);
+  // Listened for from the start: a platform that cannot be reached is retried for minutes, and a stop must not wait for it.
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  bots.log.info({ signal }, 'stopping: no new work, finishing what is in flight');
-  // Unreferenced: it ends the process only if something still holds it open by then.
+  const starting = startBots(config, { ...edges, log }, part);
+  const first = await Promise.race([starting, signalled]);
+  if (first === undefined) process.exit(1);
+  const signal = typeof first === 'string' ? first : await signalled;
+  // Unreferenced: it ends the process only if something still holds it open by then (a platform still connecting, a close that hangs).
   setTimeout(() => {
-    bots.log.error(`not stopped within ${STOP_LIMIT_MS} ms; exiting anyway`);
-    process.exit(1);
+    log.warn(`not stopped within ${STOP_LIMIT_MS} ms (a platform still connecting, or a connection that would not close); exiting, every answer is stored`);
+    process.exit(0);
   }, STOP_LIMIT_MS).unref();
-  await bots.stop();
-  bots.log.info('stopped');
-  return 0;
+  log.info({ signal }, 'stopping: no new work, finishing what is in flight');
+  const bots = typeof first === 'string' ? await starting : first;
+  await bots?.stop();
+  log.info('stopped');
+  process.exit(0);
 }
 
 /** Starts the platforms side by side; each failure is told by name and leaves the others running. */

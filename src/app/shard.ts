@@ -19,7 +19,4 @@ process.on('error', (e: NodeJS.ErrnoException) => {
 const api = parseArgs({ options: { [API_OPTION]: { type: 'string' } } }).values[API_OPTION];
 const config = shardConfig(loadConfig());
 const log = createLogger(config.log).child({ shard: Number(process.env.SHARDS) });
-process.exitCode = await runBots(config, { log, ...(typeof api === 'string' ? { discordApi: api } : {}) }, { housekeeping: false, shard: true });
-// Stopped: the channel to the manager is all that would keep the process alive.
-process.off('disconnect', orphaned);
-if (process.connected) process.disconnect();
+await runBots(config, { log, ...(typeof api === 'string' ? { discordApi: api } : {}) }, { housekeeping: false, shard: true });

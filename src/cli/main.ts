@@ -20,7 +20,8 @@ Usage:
   comfyoom kb draft FINGERPRINT [--out DIR] [--db PATH] [--platform P] [--server ID]
                                                        a draft signature and entry for an error the kb did not recognize,
                                                        its redacted pastes as fixtures (default DIR: kb/drafts, never loaded)
-  comfyoom start                                       start the bot (terminal mode without chat tokens)
+  comfyoom start [--bots]                              start the bot (terminal mode without chat tokens;
+                                                       --bots: the chat bots or an error, as the container runs it)
   comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
   comfyoom stats [--since 30d] [--json] [--db PATH]    which fixes work, per entry and per step, and the learned order
         [--platform discord|slack|terminal] [--server ID]   only one platform's, or one server's or workspace's, cases
@@ -112,10 +113,13 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const { values, positionals } = parseArgs({
           args: rest,
           allowPositionals: true,
-          options: { resume: { type: 'boolean' }, db: { type: 'string' } },
+          options: { resume: { type: 'boolean' }, db: { type: 'string' }, bots: { type: 'boolean' } },
         });
         const { loadConfig } = await import('../app/config.ts');
         const config = withDb(loadConfig(), values.db);
+        // A container has nobody at its terminal: the terminal mode would end at once with 0, and a
+        // restart policy would start it again and again without a word.
+        if (values.bots && !config.discord && !config.slack) throw new UserError('no chat platform to connect to: set DISCORD_TOKEN and/or SLACK_BOT_TOKEN (see .env.example).');
         dbPath = await storeName(config);
         if (command === 'start' && (config.discord || config.slack)) {
           const { runBots } = await import('../app/bots.ts');

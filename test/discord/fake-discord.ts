@@ -36,6 +36,8 @@ export interface Failure {
   method?: string;
   path: RegExp;
   status: 403 | 429 | 500;
+  /** A 429's Retry-After in seconds (default 0.05). */
+  retryAfter?: number;
   /** How many matching calls fail before the route works again (default 1). */
   times?: number;
   code?: number;
@@ -321,10 +323,11 @@ export async function startFakeDiscord(opts: FakeOptions) {
 
     const failure = failureFor(method, path);
     if (failure?.status === 429) {
+      const after = String(failure.retryAfter ?? 0.05);
       return send(
         429,
-        { message: 'You are being rate limited.', retry_after: 0.05, global: false },
-        { 'retry-after': '0.05', 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '0.05', 'x-ratelimit-bucket': 'fake-bucket', 'x-ratelimit-scope': 'user' },
+        { message: 'You are being rate limited.', retry_after: Number(after), global: false },
+        { 'retry-after': after, 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': after, 'x-ratelimit-bucket': 'fake-bucket', 'x-ratelimit-scope': 'user' },
       );
     }
     if (failure?.status === 403) return send(403, { message: 'Missing Permissions', code: failure.code ?? 50013 });

@@ -1,10 +1,12 @@
 // The container files, checked without a Docker engine: the Dockerfile's stages, sources, user,
 // volume and health check; .dockerignore's selection; compose.yaml's service, volume and variables,
-// each a variable the bot's configuration reads and accepts.
+// each a variable the bot's configuration reads and accepts; .env.example as `docker run --env-file`
+// reads it over the image's settings.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { STOP_LIMIT_MS } from '../../src/app/bots.ts';
 import { loadConfig, VARIABLES } from '../../src/app/config.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -56,8 +58,8 @@ describe('the Dockerfile', () => {
   const last = Math.max(...list.map((i) => i.stage));
   const runtime = list.filter((i) => i.stage === last);
 
-  it('builds in a Node 20 bookworm-slim stage with the tools to compile better-sqlite3 and re2, and runs on the same base without them', () => {
-    expect(list.filter((i) => i.op === 'FROM').map((i) => i.args)).toEqual(['node:20-bookworm-slim AS build', 'node:20-bookworm-slim']);
+  it('builds in a stage of the current Node LTS (24) with the tools to compile better-sqlite3 and re2, and runs on the same base without them', () => {
+    expect(list.filter((i) => i.op === 'FROM').map((i) => i.args)).toEqual(['node:24-bookworm-slim AS build', 'node:24-bookworm-slim']);
     const build = list.filter((i) => i.stage === 0 && i.op === 'RUN').map((i) => i.args);
     expect(build.join(' ')).toMatch(/apt-get install .*python3 make g\+\+/);
     expect(build.join(' ')).toMatch(/npm ci/);
@@ -89,8 +91,9 @@ describe('the Dockerfile', () => {
     expect(config.http).toEqual({ port: 9464, host: '0.0.0.0' });
     expect(runtime.find((i) => i.op === 'EXPOSE')?.args).toBe(String(config.http!.port));
     expect(runtime.find((i) => i.op === 'HEALTHCHECK')?.args).toMatch(/COMFYOOM_HTTP_PORT.*\/healthz/);
+    // --bots: no terminal mode in a container, where nobody is at the terminal.
     const cmd = JSON.parse(runtime.find((i) => i.op === 'CMD')!.args) as string[];
-    expect(cmd).toEqual(['node', 'bin/comfyoom.mjs', 'start']);
+    expect(cmd).toEqual(['node', 'bin/comfyoom.mjs', 'start', '--bots']);
     expect(existsSync(join(root, cmd[1]!))).toBe(true);
   });
 });
@@ -125,7 +128,38 @@ describe('compose.yaml', () => {
     expect(Object.keys(bot.environment).filter((k) => !VARIABLES.includes(k))).toEqual([]);
     const config = loadConfig(bot.environment);
     expect(bot.ports).toEqual([`127.0.0.1:${config.http!.port}:${config.http!.port}`]);
-    // docker stop's grace outlasts the bot's own 10 s limit.
-    expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period!)![1])).toBeGreaterThan(10);
+    // docker stop's grace outlasts the bot's own limit.
+    expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period!)![1]) * 1000).toBeGreaterThan(STOP_LIMIT_MS);
+  });
+});
+
+/**
+ * KEY=value lines as `docker run --env-file` reads them: a line that starts with # is a comment, and
+ * a value is everything after the first '=', kept as written (a "# ..." after it included).
+ */
+function dockerEnvFile(text: string): Record<string, string> {
+  const lines = text.split('\n').filter((l) => l.trim() && !l.trimStart().startsWith('#'));
+  return Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1)]));
+}
+
+describe('.env.example under docker run --env-file', () => {
+  const file = dockerEnvFile(read('.env.example'));
+
+  it('holds only variables the bot reads, none with a comment in its value', () => {
+    expect(Object.keys(file).length).toBeGreaterThan(10);
+    // COMFYOOM_KB is read where the kb is found (src/kb/cache.ts), not with the bots' settings.
+    expect(Object.keys(file).filter((k) => !VARIABLES.includes(k) && k !== 'COMFYOOM_KB')).toEqual([]);
+    expect(Object.entries(file).filter(([, v]) => v.includes('#'))).toEqual([]);
+    expect(() => loadConfig(file)).not.toThrow();
+  });
+
+  it("leaves the image's own settings to the image: the database in its volume, the port its health check asks", () => {
+    const runtime = instructions(read('Dockerfile')).filter((i, _, all) => i.stage === Math.max(...all.map((x) => x.stage)));
+    const image = envOf(runtime);
+    const config = loadConfig({ ...image, ...file });
+    expect(config.db).toBe(loadConfig(image).db);
+    expect(runtime.filter((i) => i.op === 'VOLUME').map((i) => i.args)).toEqual([dirname(config.db)]);
+    expect(config.http).toEqual(loadConfig(image).http);
+    expect(config.log).toEqual(loadConfig(image).log);
   });
 });

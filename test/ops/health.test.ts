@@ -1,6 +1,7 @@
 // /healthz follows the connections: ready while discord.js' gateway and Slack's Socket Mode are up,
 // 503 naming the one that dropped while it is down, ready again once it is back. Slack over Socket
-// Mode is timed too.
+// Mode is timed too. Slack starts only once Slack has accepted its bot token (auth.test): neither
+// Socket Mode nor HTTP mode needs it to come up.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ describe('readiness follows the connections', () => {
       return { status: res.status, body: (await res.json()) as { ready: boolean; checks: Record<string, string> } };
     };
     try {
-      expect(await health()).toEqual({ status: 200, body: { ready: true, checks: { discord: 'ok', slack: 'ok', store: 'ok' } } });
+      expect(await eventually(health, (h) => h.status === 200)).toEqual({ status: 200, body: { ready: true, checks: { discord: 'ok', slack: 'ok', store: 'ok' } } });
 
       await slack.envelope('slash_commands', slashPayload(slack, ALICE, 'CUDA out of memory'));
       const m = parseMetrics(await (await fetch(`http://127.0.0.1:${bots.ops!.port}/metrics`)).text());
@@ -48,6 +49,29 @@ describe('readiness follows the connections', () => {
     } finally {
       await bots.stop();
       await slack.close();
+    }
+  }, 60_000);
+
+  it('names a Slack bot token that Slack refuses, while Discord and the store are ready', async () => {
+    const discord = await startFakeDiscord({ botId: BOT, guildId: GUILD, channels: [{ id: HELP, type: 0, name: 'help' }] });
+    const slack = await startFakeSlack(fakeOptions);
+    const logged = capturedLog();
+    // Over HTTP, where nothing else would check the token: the receiver would listen all the same.
+    slack.fail('auth.test', { error: 'invalid_auth' });
+    const config = botConfig(join(mkdtempSync(join(tmpdir(), 'comfyoom-health-')), 'cases.db'));
+    const bots = (await startBots(config, { discordApi: discord.api, slackApiUrl: slack.api, slackRetry: { retries: 0 }, slackHost: '127.0.0.1', log: logged.log }))!;
+    try {
+      const res = await fetch(`http://127.0.0.1:${bots.ops!.port}/healthz`);
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 503,
+        body: { ready: false, checks: { discord: 'ok', slack: expect.stringMatching(/^did not start: SLACK_BOT_TOKEN was refused \(invalid_auth\)/), store: 'ok' } },
+      });
+      expect(logged.lines().map((l) => l.msg).join('\n')).toMatch(/could not connect to Slack, going on without it: SLACK_BOT_TOKEN was refused \(invalid_auth\)/);
+      expect(bots.running.map((r) => r.platform)).toEqual(['discord']);
+    } finally {
+      await bots.stop();
+      await slack.close();
+      await discord.close();
     }
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // signing, its Web API client, and the listeners that hand everything to the engine.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver, type Logger, type LogLevel, type webApi } from '@slack/bolt';
+import { App, HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver, webApi, type Logger, type LogLevel } from '@slack/bolt';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
@@ -33,6 +33,23 @@ export interface SlackAdapter extends RunningAdapter {
   app: App;
   /** HTTP mode: the port actually listened on (config.port 0 picks a free one). */
   port?: number;
+}
+
+/**
+ * The bot token, proven before anything starts: Socket Mode connects with the app token alone and
+ * HTTP mode with no token at all, so a wrong bot token would otherwise show only at the first event.
+ * Bolt is handed the answer; left to ask itself, it asks in its constructor and leaves a refusal
+ * as an unhandled rejection, which ends the process.
+ */
+async function whoAmI(token: string, clientOptions: webApi.WebClientOptions): Promise<{ botId: string; botUserId: string }> {
+  try {
+    const me = await new webApi.WebClient(token, clientOptions).auth.test();
+    return { botId: me.bot_id!, botUserId: me.user_id! };
+  } catch (e) {
+    const refused = (e as { data?: { error?: string } }).data?.error;
+    if (refused) throw new Error(`SLACK_BOT_TOKEN was refused (${refused}): copy the Bot User OAuth Token (xoxb-...) from the app's OAuth & Permissions page`);
+    throw e;
+  }
 }
 
 export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
@@ -67,6 +84,7 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
   }
   const app = new App({
     token: config.botToken,
+    ...(await whoAmI(config.botToken, { ...clientOptions, ...(o.logger ? { logger: o.logger } : {}) })),
     ...receiverOptions,
     clientOptions,
     ...(o.logger ? { logger: o.logger } : {}),
