@@ -177,7 +177,7 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
           engine: app.engine,
           logger: boltLogger(log.child({ platform: 'slack' })),
           admit: gate.admit,
-          ...(edges.slackApiUrl ? { slackApiUrl: edges.slackApiUrl } : {}),
+          ...(edges.slackApiUrl || slack.apiUrl ? { slackApiUrl: edges.slackApiUrl ?? slack.apiUrl } : {}),
           ...(edges.slackRetry ? { retryConfig: edges.slackRetry } : {}),
           ...(edges.slackHost ? { host: edges.slackHost } : {}),
         });

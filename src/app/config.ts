@@ -108,6 +108,8 @@ const Settings = z.object({
   SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'SLACK_APP_TOKEN must start with xapp- (an app-level token with connections:write)').optional(),
   SLACK_SIGNING_SECRET: z.string().min(16, 'SLACK_SIGNING_SECRET looks too short').optional(),
   SLACK_MODE: z.enum(['socket', 'http']).optional(),
+  /** Slack's Web API: https://slack-gov.com/api/ for a GovSlack workspace; unset, https://slack.com/api/. */
+  SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'SLACK_API_URL must be an http(s) URL such as https://slack-gov.com/api/' }).optional(),
   SLACK_PORT: positive('SLACK_PORT', 3000),
   /** Slack user ids that may answer anyone's buttons. */
   SLACK_HELPERS: ids,
@@ -162,6 +164,8 @@ export interface Config {
     mode: 'socket' | 'http';
     appToken?: string;
     signingSecret?: string;
+    /** Slack's Web API base URL when it is not https://slack.com/api/ (GovSlack). */
+    apiUrl?: string;
     port: number;
     helpers: string[];
     admins: string[];
@@ -213,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             mode: slackMode(e),
             ...(e.SLACK_APP_TOKEN ? { appToken: e.SLACK_APP_TOKEN } : {}),
             ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
+            ...(e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL } : {}),
             port: e.SLACK_PORT,
             helpers: e.SLACK_HELPERS,
             admins: e.SLACK_ADMINS,

@@ -43,6 +43,14 @@ describe('configuration from the environment', () => {
     expect(problems({ COMFYOOM_SHARDS: 'auto' })).toEqual(['COMFYOOM_SHARDS: COMFYOOM_SHARDS shards the Discord bot, which needs DISCORD_TOKEN']);
   });
 
+  it("reads SLACK_API_URL, a GovSlack workspace's Web API, and refuses what is not a web URL", () => {
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' };
+    expect(loadConfig(slack).slack).not.toHaveProperty('apiUrl');
+    expect(loadConfig({ ...slack, SLACK_API_URL: 'https://slack-gov.com/api/' }).slack?.apiUrl).toBe('https://slack-gov.com/api/');
+    expect(problems({ ...slack, SLACK_API_URL: 'slack-gov.com' })).toEqual(['SLACK_API_URL: SLACK_API_URL must be an http(s) URL such as https://slack-gov.com/api/']);
+    expect(problems({ ...slack, SLACK_API_URL: 'ftp://slack-gov.com/api/' })).toHaveLength(1);
+  });
+
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
     expect(loadConfig({ DISCORD_TOKEN: '', SLACK_BOT_TOKEN: '', COMFYOOM_IDLE_HOURS: '' }).discord).toBeUndefined();
   });

@@ -101,7 +101,7 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     ...(config.helperGroup ? { helperGroup: config.helperGroup } : {}),
     files: {
       botToken: config.botToken,
-      trustedHost: (host) => host === 'slack.com' || host.endsWith('.slack.com') || host === apiHost,
+      trustedHost: (host) => host === 'slack.com' || host.endsWith('.slack.com') || (apiHost !== undefined && (host === apiHost || host.endsWith(`.${apiHost}`))),
       info: async (id) => (await app.client.files.info({ file: id })).file as SlackFile | undefined,
     },
   });
