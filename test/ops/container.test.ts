@@ -8,36 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { STOP_LIMIT_MS } from '../../src/app/bots.ts';
 import { loadConfig, VARIABLES } from '../../src/app/config.ts';
+import { dockerEnvFile, envOf, instructions } from '../helpers/dockerfile.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-
-interface Instruction {
-  stage: number;
-  op: string;
-  args: string;
-}
-
-/** A Dockerfile's instructions by stage: comments dropped, continued lines joined. */
-function instructions(text: string): Instruction[] {
-  const out: Instruction[] = [];
-  let stage = -1;
-  const joined = text
-    .split('\n')
-    .filter((l) => !l.trimStart().startsWith('#'))
-    .join('\n')
-    .replace(/\\\n/g, ' ');
-  for (const line of joined.split('\n')) {
-    const m = /^\s*([A-Z]+)\s+(.*)$/.exec(line);
-    if (!m) continue;
-    if (m[1] === 'FROM') stage++;
-    out.push({ stage, op: m[1]!, args: m[2]!.replace(/\s+/g, ' ').trim() });
-  }
-  return out;
-}
-
-/** KEY=value pairs of ENV instructions. */
-const envOf = (list: Instruction[]) => Object.fromEntries(list.filter((i) => i.op === 'ENV').flatMap((i) => [...i.args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
 
 /** Whether .dockerignore sends a top-level path to the builder: the last pattern that matches decides. */
 function sent(path: string): boolean {
@@ -132,15 +106,6 @@ describe('compose.yaml', () => {
     expect(Number(/^(\d+)s$/.exec(bot.stop_grace_period!)![1]) * 1000).toBeGreaterThan(STOP_LIMIT_MS);
   });
 });
-
-/**
- * KEY=value lines as `docker run --env-file` reads them: a line that starts with # is a comment, and
- * a value is everything after the first '=', kept as written (a "# ..." after it included).
- */
-function dockerEnvFile(text: string): Record<string, string> {
-  const lines = text.split('\n').filter((l) => l.trim() && !l.trimStart().startsWith('#'));
-  return Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')).trim(), l.slice(l.indexOf('=') + 1)]));
-}
 
 describe('.env.example under docker run --env-file', () => {
   const file = dockerEnvFile(read('.env.example'));
