@@ -24,14 +24,14 @@ function engine() {
 }
 
 describe('screenshots and files', () => {
-  it('diagnoses a dark console screenshot and opens a case', { timeout: 60_000 }, async () => {
+  it('diagnoses a dark console screenshot and opens a case', async () => {
     const { engine: e, db } = engine();
     const out = await e.receive(user, { attachments: [file('error.png', renderScreenshot(sample('cf-0009').text, consoleStyle('dark', 1)).image, 'image/png')] });
     expect(out[0]!.caseId).toBeTruthy();
     expect(db.prepare('SELECT category FROM cases').pluck().get()).toBe('oom_gpu_vae');
   });
 
-  it('shows what it read and asks for the text when the match is weak, opening no case', { timeout: 60_000 }, async () => {
+  it('shows what it read and asks for the text when the match is weak, opening no case', async () => {
     const { engine: e, db } = engine();
     const out = await e.receive(user, { attachments: [file('photo.png', renderScreenshot('my cat sleeping on the keyboard\nlovely afternoon', consoleStyle('light', 1)).image)] });
     expect(text(out)).toMatch(/I read this from your screenshot/);
@@ -39,7 +39,7 @@ describe('screenshots and files', () => {
     expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
   });
 
-  it('asks for the text of a screenshot that shows no error line, in any style, rather than guess', { timeout: 120_000 }, async () => {
+  it('asks for the text of a screenshot that shows no error line, in any style, rather than guess', async () => {
     const banner = [
       '** ComfyUI startup time: 2025-03-14 21:04:33.412',
       '** Platform: Windows',

@@ -34,7 +34,7 @@ async function read(image: Buffer, name: string) {
 }
 
 describe('OCR of screenshots in every style', () => {
-  it('keeps the underscores and dots of small console text', { timeout: 60_000 }, async () => {
+  it('keeps the underscores and dots of small console text', async () => {
     const frame = '  File "C:\\ComfyUI\\execution.py", line 198, in get_output_data\n    return_values = _map_node_over_list(obj, input_data_all, obj.FUNCTION)';
     const { text } = await read(renderScreenshot(frame, consoleStyle('light', 1)).image, 'frame.png');
     expect(text).toContain('get_output_data');
@@ -42,7 +42,7 @@ describe('OCR of screenshots in every style', () => {
     expect(text.replace(/\s+/g, '')).toContain('_map_node_over_list(obj,input_data_all,obj.FUNCTION)');
   });
 
-  it("reads a one-line cmd.exe console under its white title bar (each row's own background decides its polarity)", { timeout: 60_000 }, async () => {
+  it("reads a one-line cmd.exe console under its white title bar (each row's own background decides its polarity)", async () => {
     const line = 'Could not allocate tensor with 58982400 bytes. There is not enough GPU video memory available!';
     const { text } = await read(renderScreenshot(line, STYLES.windows).image, 'cmd.png');
     expect(text).toContain('not enough GPU video memory');

@@ -27,7 +27,7 @@ function largeScreenshot(): Buffer {
 }
 
 describe('preparing a screenshot for the bots', () => {
-  it('runs in a worker while the event loop turns, with the same result as on this thread', { timeout: 60_000 }, async () => {
+  it('runs in a worker while the event loop turns, with the same result as on this thread', async () => {
     const image = largeScreenshot();
     const before = work.completed;
     let done = false;

@@ -3,6 +3,7 @@
 import type { Config } from '../../src/app/config.ts';
 import { TOKEN } from '../discord/harness.ts';
 import { BOT_TOKEN, SECRET } from '../slack/harness.ts';
+import { PATIENCE_MS } from '../helpers/patience.ts';
 
 export function botConfig(db: string, over: Partial<Config> = {}): Config {
   return {
@@ -20,7 +21,7 @@ export function botConfig(db: string, over: Partial<Config> = {}): Config {
 }
 
 /** Reads until `ok` holds or the time is up, and returns the last reading for the test to check. */
-export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = PATIENCE_MS): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
@@ -30,4 +31,4 @@ export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => bo
 }
 
 /** Other test files share the machine's cores, each with its bots and worker pool: a fake's wait for the bot allows this much. */
-export const SLOW = { timeoutMs: 20_000 };
+export const SLOW = { timeoutMs: PATIENCE_MS };
