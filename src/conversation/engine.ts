@@ -225,7 +225,9 @@ export class Engine {
   private async ordered(c: Classified, caseId: string, offer: number): Promise<PlanRef> {
     const { steps, order } = await this.learner.order(c.diagnosis.entry, c.diagnosis.facts, seedOf(`${caseId}:${offer}`));
     const planned = new Set(c.ref.steps);
-    return { ...c.ref, steps: steps.filter((id) => planned.has(id)), order };
+    // What the paste itself points at leads; the learned order ranks the rest.
+    const leads = new Set(c.plan.leads);
+    return { ...c.ref, steps: [...c.plan.leads, ...steps.filter((id) => planned.has(id) && !leads.has(id))], order };
   }
 
   /** A problem with the paste itself, answered before any case exists. */

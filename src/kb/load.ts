@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, FACT_NAMES, Flag, Launch, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, Launch, Lead, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
 import { DEFAULT_KB_DIR } from './cache.ts';
 
@@ -18,6 +18,8 @@ export interface Kb {
   stages: StageHints;
   flags: Map<string, Flag>;
   launch: Launch;
+  /** Signals that put one kind of fix first, in the order they are tried. */
+  leads: Lead[];
   /** A short hash of every kb file, stored with each case so stats can tell kb versions apart. */
   version: string;
 }
@@ -111,6 +113,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const entries = readDir('entries', Entry);
   const signatures = readList('signatures.yaml', Signature);
   const flags = readList('flags.yaml', Flag);
+  const leads = readList('leads.yaml', Lead);
   const readOne = <S extends z.ZodType>(name: string, schema: S): z.infer<S> | undefined => {
     const file = join(dir, name);
     if (existsSync(file)) return check(schema, file, readYaml(file));
@@ -129,6 +132,11 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
       if (!stepIds.has(id)) problems.push({ file: rel(file), field: `steps.${i}`, reason: `no step "${id}" in kb/steps/` });
     });
   }
+  leads.forEach(({ file, value }, l) =>
+    value.steps.forEach((id, i) => {
+      if (!stepIds.has(id)) problems.push({ file: rel(file), field: `${l}.steps.${i}`, reason: `no step "${id}" in kb/steps/` });
+    }),
+  );
   // Step texts may quote facts ("{workflowWidth}"); a misspelt placeholder would reach users raw.
   const factNames = new Set<string>(FACT_NAMES);
   for (const { file, value } of steps) {
@@ -201,6 +209,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     stages: stages!,
     flags: catalogue,
     launch: launch!,
+    leads: leads.map((l) => l.value),
     version: hash.digest('hex').slice(0, 12),
   };
 }

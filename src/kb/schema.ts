@@ -172,6 +172,22 @@ export const Entry = z.strictObject({
 });
 export type Entry = z.infer<typeof Entry>;
 
+/**
+ * What a paste shows that points at one kind of fix before the entry's usual order: "it worked
+ * before the update", a tiny job failing with --lowvram already on, a 2 MB request on a full card.
+ * Where `when` holds, `steps` come first in the plan, in this order, added where the entry lacks
+ * them; each still passes its own skipIf and onlyIf.
+ */
+export const Lead = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  when: Condition,
+  steps: z.array(z.string()).min(1),
+  sources: z.array(Source).min(1),
+  /** For maintainers: what the rule rests on. Never shown to users. */
+  notes: z.string().optional(),
+});
+export type Lead = z.infer<typeof Lead>;
+
 /** Error wordings: the "information" patterns, kept apart from the entries that reason over them. */
 export const Signature = z.strictObject({
   id: z.string().regex(/^[a-z0-9_]+$/),

@@ -34,10 +34,23 @@ export interface SkippedStep {
 export interface Plan {
   steps: PlannedStep[];
   skipped: SkippedStep[];
+  /** The steps a signal in the paste put first (kb/leads.yaml), as planned: they stay first whatever order is learned. */
+  leads: string[];
 }
 
+/**
+ * Steps planned up front: people stop after two or three, so the likeliest few for this setup are
+ * the plan and the rest stay reachable as more ideas, offered after them.
+ */
+export const UP_FRONT = 5;
+
 type Variant = Step['do'][number];
-type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch'>;
+type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch' | 'leads'>;
+
+/** The steps that the paste's signals put first, each once, in the order of the rules that hold. */
+export function leadSteps(leads: Kb['leads'], facts: Facts): string[] {
+  return [...new Set(leads.filter((l) => evaluate(l.when, facts).truth === true).flatMap((l) => l.steps))];
+}
 
 const PLACEHOLDER = /\{(\w{1,40})\}/g;
 const factValue = (facts: Facts, name: string): string | undefined => {
@@ -104,11 +117,13 @@ const withFacts = (change: LaunchChange, facts: Facts): LaunchChange => ({
 
 /**
  * `order`: the entry's steps in the order learned from recorded outcomes (src/learn), when the
- * case gets one; the kb's order otherwise. Either way every step is tailored and skipped as here.
+ * case gets one; the kb's order otherwise. Either way the steps the paste's signals lead with come
+ * first, and every step is tailored and skipped as here.
  */
 export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps): Plan {
-  const plan: Plan = { steps: [], skipped: [] };
-  for (const id of order) {
+  const plan: Plan = { steps: [], skipped: [], leads: [] };
+  const leading = leadSteps(kb.leads, facts);
+  for (const id of [...leading, ...order.filter((s) => !leading.includes(s))]) {
     const step = kb.steps.get(id);
     if (!step) continue; // the loader guarantees references; a hot-reloaded kb may not
     if (step.skipIf && evaluate(step.skipIf, facts).truth === true) {
@@ -132,6 +147,7 @@ export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonl
       ...flags.filter((f) => buildHas(f, facts) === undefined).map(needsNote),
       ...(step.explainFlags ? (facts[step.explainFlags] ?? []).map((f) => refusedNote(f, facts, kb.flags)) : []),
     ];
+    if (leading.includes(id)) plan.leads.push(id);
     plan.steps.push({
       id,
       title: step.title,

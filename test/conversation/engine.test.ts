@@ -103,6 +103,20 @@ describeStores('engine', (stores) => {
     expect(text(moderator)).toMatch(/Step 3 of/);
   });
 
+  it('plans five steps up front and offers the rest as more ideas, after them', async () => {
+    const { engine, store } = await setup();
+    let out = await engine.open(alice, vaeDecode);
+    const { state } = (await store.get(out[0]!.caseId!))!;
+    expect(state.plan.steps.length).toBeGreaterThan(6);
+    expect(text(out)).toMatch(/Step 1 of 5: /);
+    for (let n = 2; n <= 5; n++) {
+      out = await engine.press(button(out, 'Skip'), alice);
+      expect(text(out)).toMatch(new RegExp(`Step ${n} of 5: `));
+    }
+    out = await engine.press(button(out, 'Skip'), alice);
+    expect(text(out)).toMatch(new RegExp(`One more idea \\(1 of ${state.plan.steps.length - 5}\\): `));
+  });
+
   it('continues after a restart: a new engine on the same database takes the old buttons', async () => {
     const a = await setup();
     const first = await a.engine.open(alice, ksampler);
@@ -167,7 +181,9 @@ describeStores('engine', (stores) => {
     expect(stats.shares).toMatchObject({ resolvedConfirmed: 0.25, resolvedAssumed: 0.25, abandoned: 0.5 });
     const sampling = stats.entries.find((e) => e.entry === 'gpu-oom-sampling')!;
     expect(sampling).toMatchObject({ cases: 2, resolvedConfirmed: 1, resolvedAssumed: 1 });
-    expect(stats.steps.find((s) => s.step === 'reduce-workload')).toMatchObject({ reached: 2, tried: 1, resolvedConfirmed: 1, resolvedAssumed: 1 });
+    // cf-0214 says it began "after updating comfy": its plan leads with updating or rolling back, as
+    // does the plan for the error nobody has seen.
+    expect(stats.steps.find((s) => s.step === 'update-or-rollback')).toMatchObject({ reached: 3, tried: 1, resolvedConfirmed: 1, resolvedAssumed: 1 });
     expect(stats.unrecognized).toHaveLength(1);
     expect(stats.unrecognized[0]!.example).toMatch(/something nobody has seen/);
     expect(stats.medianStepsToResolution).toBe(1);

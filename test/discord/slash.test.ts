@@ -39,7 +39,8 @@ describe('/comfyoom', () => {
     expect(threadCall.auth).toBe(`Bot ${'fake-bot-token.for-tests-only.' + 'a'.repeat(42)}`);
 
     const stepCall = h.fake.calls.find(postIn(thread))!;
-    expect(textOf(stepCall)).toMatch(/Step 1 of \d+: Shrink the job/);
+    // The paste says the OOM began "after updating comfy": updating or rolling back leads, of five planned up front.
+    expect(textOf(stepCall)).toMatch(/Step 1 of 5: Update ComfyUI/);
     const ids = customIds(stepCall);
     expect(ids).toHaveLength(6);
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(100);
