@@ -4,7 +4,7 @@ import type { Diagnosis } from '../classify/classify.ts';
 import type { Kb } from '../kb/load.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts, otherAppNote } from '../render/diagnosis-text.ts';
-import type { Plan, PlannedStep } from '../plan/plan.ts';
+import { UP_FRONT, type Plan, type PlannedStep } from '../plan/plan.ts';
 import { POLICY, type StepsRecord } from '../learn/index.ts';
 import type { Action, CaseState, Reason, Reply, Tried } from './machine.ts';
 import { QUESTIONS, type Choice, type Question } from './questions.ts';
@@ -135,12 +135,18 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   return { ...(caseId ? { caseId } : {}), blocks };
 }
 
+/** "Step 2 of 5" among the steps planned up front; past them, "One more idea (1 of 9)". */
+function stepPlace(index: number, total: number, lang: Lang): string {
+  const [text, n, of] = index < UP_FRONT ? [C.stepOf, index + 1, Math.min(total, UP_FRONT)] : [C.moreIdeaOf, index + 1 - UP_FRONT, total - UP_FRONT];
+  return t(text, lang).replace('{n}', String(n)).replace('{total}', String(of));
+}
+
 function renderStep(ctx: RenderContext, stepId: string, index: number, total: number, offer: number): Message {
   const { kb, state } = ctx;
   const lang = state.lang;
   const step = kb.steps.get(stepId);
   const planned = ctx.planned.get(stepId);
-  const blocks: Block[] = [{ kind: 'title', text: `${t(C.stepOf, lang).replace('{n}', String(index + 1)).replace('{total}', String(total))}: ${step ? t(step.title, lang) : stepId}` }];
+  const blocks: Block[] = [{ kind: 'title', text: `${stepPlace(index, total, lang)}: ${step ? t(step.title, lang) : stepId}` }];
   const record = ctx.learned?.steps.get(stepId);
   if (record && record.tried >= POLICY.showRateAfter) {
     const share = String(Math.round((record.fixed / record.tried) * 100));
@@ -293,7 +299,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       case 'rejected': {
         const why = t(C.rejected[r.why], lang);
         const current = r.current
-          ? ` ${t(C.currentStep, lang).replace('{n}', String(r.current.index + 1)).replace('{total}', String(r.current.total)).replace('{step}', stepTitle(r.current.step))}`
+          ? ` ${t(C.currentStep, lang).replace('{place}', stepPlace(r.current.index, r.current.total, lang)).replace('{step}', stepTitle(r.current.step))}`
           : r.question
             ? ` ${t(C.currentQuestion, lang).replace('{question}', t(C.questions[r.question].ask, lang))}`
             : '';

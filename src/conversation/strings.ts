@@ -68,6 +68,8 @@ export const C = {
   typedUnknown: { en: 'I could not read "{text}" as an answer. Choose one of the answers above.', zh: '无法把“{text}”当作回答。请选择上面的一个答案。' },
   currentQuestion: { en: 'The current question is: {question}', zh: '当前的问题是：{question}' },
   stepOf: { en: 'Step {n} of {total}', zh: '第 {n} 步（共 {total} 步）' },
+  /** A step past the ones planned up front (UP_FRONT). */
+  moreIdeaOf: { en: 'One more idea ({n} of {total})', zh: '更多办法（第 {n} 个，共 {total} 个）' },
   askResult: { en: 'Try only this step, run the workflow again, then tell me how it went.', zh: '只做这一步，重新运行工作流，然后告诉我结果。' },
   askReason: { en: 'What happened when you tried it?', zh: '照做之后是什么情况？' },
   askLog: { en: 'Paste the new error or console log (the last 30–50 lines are enough).', zh: '请粘贴新的报错或控制台日志（最后 30–50 行就够了）。' },
@@ -113,7 +115,7 @@ export const C = {
     en: 'I am not sure about this reading. If it looks wrong, paste the full console log as text (not a screenshot).',
     zh: '我对这个判断没有把握。如果看起来不对，请以文字形式粘贴完整的控制台日志（不要截图）。',
   },
-  currentStep: { en: 'The current question is step {n} of {total}: {step}.', zh: '当前是第 {n} 步（共 {total} 步）：{step}。' },
+  currentStep: { en: 'The case is at {place}: {step}.', zh: '当前进度：{place}：{step}。' },
   rejected: {
     not_owner: { en: 'Only the person who opened this case (or a moderator) can answer its buttons.', zh: '只有发起这个问题的人（或管理员）才能点这些按钮。' },
     stale: { en: 'That button belongs to an earlier question, so I ignored it.', zh: '这个按钮属于之前的问题，已忽略。' },

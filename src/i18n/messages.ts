@@ -21,6 +21,7 @@ export const M = {
   why: { en: 'Why', zh: '原因' },
   verify: { en: 'How to check', zh: '如何确认' },
   skipped: { en: 'Skipped for your setup', zh: '根据你的环境跳过' },
+  moreIdeas: { en: 'More ideas, if none of these helps (less likely for your setup)', zh: '更多办法（以上都无效时再试，对你的环境可能性较小）' },
   alreadyApplied: { en: 'already applied or useless with your setup', zh: '已在使用，或在你的环境下无效' },
   doesNotApply: { en: 'does not apply to your setup', zh: '不适用于你的环境' },
   alsoPossible: { en: 'Also possible', zh: '其他可能' },

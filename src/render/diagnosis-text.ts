@@ -2,7 +2,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
-import type { Plan, SkippedStep } from '../plan/plan.ts';
+import { UP_FRONT, type Plan, type SkippedStep } from '../plan/plan.ts';
 import { P } from '../plan/strings.ts';
 import type { Text } from '../kb/schema.ts';
 
@@ -77,6 +77,7 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
   if (plan.steps.length) {
     out.push('', `${t(M.plan, lang)}:`);
     plan.steps.forEach((s, i) => {
+      if (i === UP_FRONT) out.push('', `${t(M.moreIdeas, lang)}:`);
       out.push('', `${i + 1}. ${t(s.title, lang)}  (${t(M.effort, lang)}: ${t(M.effortLevel[s.effort], lang)})`);
       out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
       for (const n of s.notes) out.push(`   ! ${t(n, lang)}`);
