@@ -8,6 +8,7 @@ import { benchFuzz } from './fuzz.ts';
 import { benchStart } from './start.ts';
 import { benchChatLoad } from './chat-load.ts';
 import { benchAdaptive } from './adaptive.ts';
+import { benchPlanRecall } from './plan-recall.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
@@ -18,6 +19,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'start', run: benchStart },
   { name: 'chat-load', run: benchChatLoad },
   { name: 'adaptive', run: benchAdaptive },
+  { name: 'plan-recall', run: benchPlanRecall },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */
