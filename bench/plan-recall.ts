@@ -32,6 +32,8 @@ export interface KeyRow {
   entry: string | null;
   missing: string | null;
   why: string;
+  /** Set where a fix the labeller found missing from the kb became a kb step later: which, and that it was added after labelling. */
+  mapped?: string;
 }
 
 /** The KSampler seed's four steps, in its order. */

@@ -39,8 +39,9 @@ export const POLICY = {
   /** A step's cost in the ordering: a high-effort step must fix more often to go before a low one. */
   effort: { low: 1, medium: 1.1, high: 1.25 } satisfies Record<Step['effort'], number>,
   /**
-   * Steps whose place is a rule, not a guess, keep the kb's place: the last-resort update or
-   * rollback and the hand-over to human helpers stay at the end of every plan.
+   * Steps whose place is a rule, not a guess, keep the kb's place: the update or rollback stays
+   * where resolved threads put it (early: the commonest real fix, yet one that chat answers would
+   * sink, since it takes effort and people skip it), and the hand-over to human helpers stays last.
    */
   fixedPlace: ['update-or-rollback', 'share-full-log'] as readonly string[],
   /** In `auto`, an entry's order adapts once this many users confirmed a fix for it. */

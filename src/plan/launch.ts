@@ -77,11 +77,11 @@ export function editArgs(args: string[], change: LaunchChange, flags: ReadonlyMa
 const code = (flags: string[]) => flags.map((f) => `\`${f}\``).join(' ');
 
 /** "add `--reserve-vram 2` at the end; take `--highvram` off", in both languages. */
-function describe(change: LaunchChange): Text {
+function describe(change: LaunchChange, posix = false): Text {
   const parts: Text[] = [];
   if (change.add.length) parts.push(format(P.how.addAtEnd, { flags: `\`${change.add.join(' ')}\`` }));
   if (change.remove.length) parts.push(format(P.how.remove, { flags: code(change.remove) }));
-  if (change.env) parts.push(P.how.envAbove);
+  if (change.env) parts.push(posix ? P.how.envInFront : P.how.envAbove);
   return { en: parts.map((p) => p.en).join('; '), zh: parts.map((p) => p.zh).join('；') };
 }
 
@@ -92,7 +92,7 @@ function withEnv(line: string, env: LaunchChange['env'], posix: boolean): string
 }
 
 /** The legacy app: a Server-Config setting per flag, the settings file for the rest; the newer app: its Startup Args tab. */
-function desktopSnippets(change: LaunchChange, kb: Pick<Kb, 'flags' | 'launch'>): Snippet[] {
+function desktopSnippets(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags' | 'launch'>): Snippet[] {
   const d = kb.launch.desktop;
   const out: Snippet[] = [];
   const inFile: Record<string, string> = {};
@@ -117,7 +117,8 @@ function desktopSnippets(change: LaunchChange, kb: Pick<Kb, 'flags' | 'launch'>)
       code: `"${d.key}": ${JSON.stringify(inFile)}`,
     });
   }
-  if (change.env) out.push({ label: P.label.desktop, how: format(P.how.desktopEnv, { name: change.env.name, value: change.env.value }) });
+  // The app's process takes its environment from the account (Windows) or from launchd (macOS).
+  if (change.env) out.push({ label: P.label.desktop, how: format(facts.os === 'macos' ? P.how.desktopEnvMac : P.how.desktopEnv, { name: change.env.name, value: change.env.value }) });
   if (change.add.length || change.remove.length) out.push({ label: P.label.comfyDesktop, how: format(P.how.comfyDesktopArgs, { path: d.startupArgs, change: describe({ ...change, env: undefined }) }) });
   if (change.env) out.push({ label: P.label.comfyDesktop, how: format(P.how.comfyDesktopEnv, { path: d.environment, name: change.env.name, value: change.env.value }) });
   return out;
@@ -131,7 +132,7 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
   const yours = own?.includes('…') ? P.how.yourLineHidden : P.how.yourLine;
   const snippet = (label: Text, template: Text, script: Script, posix: boolean): Snippet => {
     const base = own ?? script.args;
-    const how = format(own ? yours : template, { file: script.file ?? '', change: describe(change) });
+    const how = format(own ? yours : template, { file: script.file ?? '', change: describe(change, posix) });
     // Without the user's flags or the file's own, a line with only the removal in it would read as "drop all your flags".
     if (!base && !change.add.length && !change.env) return { label, how };
     const line = script.line.replace('{args}', editArgs(base ?? ['…'], change, kb.flags).join(' ')).trimEnd();
@@ -140,7 +141,7 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
   return targetsFor(facts).flatMap((target): Snippet[] => {
     switch (target) {
       case 'desktop':
-        return desktopSnippets(change, kb);
+        return desktopSnippets(change, facts, kb);
       case 'zluda':
         return [snippet(format(P.label.zluda, { file: launch.zluda.file! }), P.how.zludaLine, launch.zluda, false)];
       case 'manual-windows':

@@ -58,6 +58,7 @@ export const P = {
     addAtEnd: { en: 'add {flags} at the end', zh: '在末尾加上 {flags}' },
     remove: { en: 'take {flags} off', zh: '去掉 {flags}' },
     envAbove: { en: 'put the `set` line above it', zh: '在它上面加一行 `set`' },
+    envInFront: { en: 'put the variable in front of it', zh: '把环境变量写在它前面' },
     desktopSetting: {
       en: '{settings} → {path}: set it to {value}, then restart ComfyUI.',
       zh: '{settings} → {path}：设为 {value}，然后重启 ComfyUI。',
@@ -77,6 +78,10 @@ export const P = {
     desktopEnv: {
       en: 'The Desktop app has no setting for environment variables: set {name}={value} as a Windows user environment variable (Start → “Edit environment variables for your account”), restart the app, and remove it again when you are done.',
       zh: '桌面版没有设置环境变量的选项：把 {name}={value} 设为 Windows 用户环境变量（开始 → “编辑账户的环境变量”），重启应用，用完后再删掉。',
+    },
+    desktopEnvMac: {
+      en: 'The Desktop app has no setting for environment variables: run `launchctl setenv {name} {value}` in Terminal, then quit and reopen the app. It lasts until you restart the Mac; `launchctl unsetenv {name}` removes it sooner.',
+      zh: '桌面版没有设置环境变量的选项：在“终端”里运行 `launchctl setenv {name} {value}`，然后退出并重新打开应用。它在重启 Mac 之前一直有效；`launchctl unsetenv {name}` 可以提前去掉。',
     },
   },
   on: { en: 'on', zh: '开启' },

@@ -20,8 +20,8 @@ const setupOn = (stores: Stores) => async () => {
   return { store, engine: new Engine({ kb, store, now: () => (clock += 1000) }) };
 };
 const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
-/** The title of the step a reply offers ("Step 4 of 9: …", "第 4 步（共 9 步）: …"). */
-const offered = (messages: Message[]) => messages.flatMap((m) => m.blocks).find((b) => b.kind === 'title' && /^(?:Step \d+ of|第 \d+ 步)/.test(b.text))?.text;
+/** The title of the step a reply offers ("Step 4 of 5: …", "One more idea (1 of 6): …", "第 4 步（共 5 步）: …"). */
+const offered = (messages: Message[]) => messages.flatMap((m) => m.blocks).find((b) => b.kind === 'title' && /^(?:Step \d+ of|One more idea|第 \d+ 步|更多办法)/.test(b.text))?.text;
 
 /** Opens a case on the Linux ROCm log and skips to the step with this id. */
 async function at(engine: Engine, stepId: string, origin = alice) {
@@ -44,7 +44,7 @@ describeStores('a new log showing the step never took effect', (stores) => {
     expect(text(out)).toContain('did not take effect, so I recorded it as "couldn\'t apply it"');
     expect(text(out)).toContain('ComfyUI refused a launch flag');
     expect(text(out)).toContain('`--vram-headroom` first came with ComfyUI 0.25.0 (June 2026)');
-    expect(offered(out)).toMatch(/^Step \d+ of \d+: AMD: know your stack's quirks$/);
+    expect(offered(out)).toMatch(/^(?:Step \d+ of \d+|One more idea \(\d+ of \d+\)): AMD: know your stack's quirks$/);
     const s = (await engine.state(caseId))!;
     expect(s.status).toBe('open');
     expect(s.tried.at(-1)).toEqual({ entry: 'amd-hip-oom', step: 'reserve-vram', answer: 'failed', reason: 'could_not_apply' });
@@ -53,11 +53,11 @@ describeStores('a new log showing the step never took effect', (stores) => {
 
   it('records a log whose launch line lacks the step\'s flag the same way, in Chinese too', async () => {
     const { engine } = await setup();
-    const caseId = await at(engine, 'tiled-vae-decode', { ...alice, lang: 'zh' });
+    const caseId = await at(engine, 'update-or-rollback', { ...alice, lang: 'zh' });
     // A step that changes no launch flag: the same log again is just the same failure.
     const same = await engine.paste(caseId, golden('amd-linux-rocm'), alice);
     expect(text(same)).toContain('还是同样的错误');
-    expect((await engine.state(caseId))!.tried.at(-1)).toMatchObject({ step: 'tiled-vae-decode', reason: 'same' });
+    expect((await engine.state(caseId))!.tried.at(-1)).toMatchObject({ step: 'update-or-rollback', reason: 'same' });
     expect(offered(same)).toMatch(/主动卸载模型/);
     // The same launch line again, without the step's --disable-smart-memory: the change never reached ComfyUI.
     const out = await engine.paste(caseId, golden('amd-linux-rocm'), alice);

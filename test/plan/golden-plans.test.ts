@@ -78,7 +78,8 @@ const cases = [
     entry: 'mps-oom',
     names: [],
     never: ['--force-fp16', '--fp8_e4m3fn-unet', '--reserve-vram', '--lowvram', '--disable-cuda-malloc', '--windows-standalone-build'],
-    forms: [],
+    // The MPS cap's variable, for a Mac whose install the log doesn't show: the Desktop app or a terminal, never a .bat.
+    forms: ['ComfyUI Desktop', 'Comfy Desktop (the newer app that manages installations)', 'Manual install (terminal)'],
   },
 ] as const;
 

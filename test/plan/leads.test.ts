@@ -76,8 +76,8 @@ describe('errors the kb does not name still get a plan', () => {
   it.each([
     ['quoted in a sentence', "When I queue it I got 'TypeError: unsupported operand type(s) for *: 'NoneType' and 'float'' and it stops."],
     ["in ComfyUI's Error Report", '## Error Details\n- **Node Type:** LoadImage\n- **Exception Type:** AttributeError\n- **Exception Message:** \'NoneType\' object has no attribute \'config\''],
-  ])('an error %s: update, the failing node, the model file, then the full log', (_, text) => {
-    expect(plan(text)).toEqual({ entry: 'unrecognized-error', steps: ['update-or-rollback', 'update-custom-node', 'redownload-model-file', 'share-full-log'] });
+  ])('an error %s: update, the failing node, the model file, a start without custom nodes, then the full log', (_, text) => {
+    expect(plan(text)).toEqual({ entry: 'unrecognized-error', steps: ['update-or-rollback', 'update-custom-node', 'redownload-model-file', 'disable-custom-nodes', 'share-full-log'] });
   });
 
   it('reads a Japanese "press any key" right after loading shards as the crash it is', () => {
@@ -85,7 +85,10 @@ describe('errors the kb does not name still get a plan', () => {
     expect(plan(text).entry).toBe('silent-crash-on-load');
   });
 
-  it('still says "no error" of a paste that shows none', () => {
-    expect(plan('Total VRAM 8192 MB, total RAM 32768 MB\nSet vram state to: NORMAL_VRAM\nloaded partially 5000 MB')).toEqual({ entry: 'no-error-found', steps: ['share-full-log'] });
+  it('still says "no error" of a paste that shows none, and offers what fixed such threads before the full log', () => {
+    const { entry, steps } = plan('Total VRAM 8192 MB, total RAM 32768 MB\nSet vram state to: NORMAL_VRAM\nloaded partially 5000 MB');
+    expect(entry).toBe('no-error-found');
+    expect(steps[0]).toBe('update-or-rollback');
+    expect(steps.at(-1)).toBe('share-full-log');
   });
 });

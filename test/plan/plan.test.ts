@@ -186,3 +186,22 @@ describe('editing a launch line', () => {
     ]);
   });
 });
+
+describe('the CPU and the MPS cap, where the GPU cannot', () => {
+  it('moves a DirectML user to the CPU by taking --directml off, since ComfyUI prefers DirectML when both are given', () => {
+    const cpu = step({ oom: 'directml', backend: 'directml', os: 'windows', install: 'manual', launchArgs: ['--directml', '--lowvram'], flags: ['--directml', '--lowvram'] }, 'run-on-cpu', 'directml-oom')!;
+    const line = cpu.snippets.map((s) => s.code ?? '').join('\n');
+    expect(line).toContain('--cpu');
+    expect(line).not.toContain('--directml');
+    expect(step({ oom: 'directml', backend: 'directml', flags: ['--cpu'] }, 'run-on-cpu', 'directml-oom')).toBeUndefined();
+  });
+
+  it('sets the MPS variable as a Mac sets it: launchctl for the Desktop app, in front of the command in a shell', () => {
+    const cap = step({ oom: 'mps', backend: 'mps', os: 'macos', gpuVendor: 'apple' }, 'mps-watermark', 'mps-oom')!;
+    const how = cap.snippets.map((s) => `${s.how?.en ?? ''} ${s.code ?? ''}`).join('\n');
+    expect(how).toContain('launchctl setenv PYTORCH_MPS_HIGH_WATERMARK_RATIO 0.0');
+    expect(how).toContain('PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 python main.py');
+    expect(how).not.toMatch(/Windows|`set`/);
+    expect(step({ oom: 'cuda', backend: 'cuda' }, 'mps-watermark', 'mps-oom')).toBeUndefined();
+  });
+});
