@@ -72,6 +72,27 @@ describe('signals in the paste lead the plan', () => {
   });
 });
 
+describe('the node or the memory that ran out leads', () => {
+  const RAM_KILLED = 'got prompt\nmodel weight dtype torch.bfloat16, manual cast: None\nKilled';
+
+  it('puts giving back pinned RAM before swap when the log shows the build pins RAM, and swap first when it does not', () => {
+    expect(plan(`Enabled pinned memory 26032.0\n${RAM_KILLED}`).steps[0]).toBe('disable-pinned-memory');
+    const { entry, steps } = plan(RAM_KILLED);
+    expect(entry).toBe('oom-killer');
+    expect(steps[0]).toBe('linux-swap-oom-killer');
+  });
+
+  it('puts tiling first when an upscaler ran out, and offers it when no node is named', () => {
+    const upscaler = plan(
+      'Error occurred when executing ImageUpscaleWithModel:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 1.20 GiB is free.',
+    );
+    expect(upscaler.steps[0]).toBe('upscale-in-tiles');
+    const unnamed = plan('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 1.20 GiB is free.');
+    expect(unnamed.entry).toBe('gpu-oom-other');
+    expect(unnamed.steps.slice(0, 3)).toEqual(['reduce-workload', 'update-or-rollback', 'upscale-in-tiles']);
+  });
+});
+
 describe('errors the kb does not name still get a plan', () => {
   it.each([
     ['quoted in a sentence', "When I queue it I got 'TypeError: unsupported operand type(s) for *: 'NoneType' and 'float'' and it stops."],
