@@ -7,6 +7,7 @@ import { userInfo } from 'node:os';
 import type { Engine, Origin } from '../conversation/engine.ts';
 import type { Message } from '../conversation/render.ts';
 import type { CaseState, Reason } from '../conversation/machine.ts';
+import { isSentence } from '../conversation/replies.ts';
 
 type Out = (s: string) => void;
 
@@ -165,26 +166,23 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
       await show(await engine.press(chosen.id, origin));
       continue;
     }
-    if (m === 'question') {
-      // A choice's words typed (a node's name, "AMD"); anything else starts a log.
-      if (await engine.answersQuestion(caseId!, line)) await show(await engine.paste(caseId!, line, origin));
-      else buffer.push(line);
-      continue;
-    }
     if (m === 'reason') {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
       const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)]?.id;
-      if (id) await show(await engine.press(id, origin));
-      else out('Answer 1 (same error), 2 (a different error), 3 (could not apply it) or 4 (stop). / 请回答 1、2、3 或 4（结束）。');
-      continue;
+      if (id) {
+        await show(await engine.press(id, origin));
+        continue;
+      }
     }
-    const choice = ANSWERS[word];
+    const choice = m === 'answer' ? ANSWERS[word] : undefined;
     if (choice !== undefined && buttons[choice]) {
       await show(await engine.press(buttons[choice]!.id, origin));
       continue;
     }
-    // Anything else on the answer prompt is the start of a pasted log.
-    buffer.push(line);
+    // Words are an answer for the engine to read ("still OOM", a node's name); console output
+    // starts a pasted log.
+    if (isSentence(line)) await show(await engine.paste(caseId!, line, origin));
+    else buffer.push(line);
   }
   if (buffer.length) await flushPaste();
   return 0;

@@ -15,10 +15,11 @@ import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
 import { formatStats, parseSince, type Scope } from '../store/stats.ts';
-import { step, type CaseState, type Command, type PlanRef, type Reply } from './machine.ts';
+import { step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
 import { Pace, weightOf, type Lane } from './pace.ts';
+import { isSentence, pressesFor, replyReader, type ReplyReader } from './replies.ts';
 import { factsForStorage, shownDiagnosis, storedPaste } from './storable.ts';
 import { C } from './strings.ts';
 
@@ -121,6 +122,7 @@ export class Engine {
   /** The kb's rules over facts, to re-decide a case from facts a user's answer adds. */
   private readonly judge: Judge;
   private readonly stages: CompiledStages;
+  private readonly readReply: ReplyReader;
   private last?: { text: string; diagnosis: Promise<Diagnosis> };
   private readonly now: () => number;
   private readonly newId: () => string;
@@ -142,6 +144,7 @@ export class Engine {
     this.work = o.work ?? inline(o.kb, o.store);
     this.judge = createJudge(o.kb);
     this.stages = compileStages(o.kb.stages);
+    this.readReply = replyReader(o.kb.replies);
     this.now = o.now ?? Date.now;
     this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
     this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
@@ -252,10 +255,7 @@ export class Engine {
     // The owner's words in their case's thread are for the case: a new log, or an answer typed to its
     // question; anything else addressed to the bot there asks where the case stands.
     const asked = inThread ? await this.state(inThread) : undefined;
-    if (inThread && asked?.owner === origin.user) {
-      const forCase = asked.awaiting === 'question' || !!inbound.attachments?.length || (await this.looksLikeLog(inbound.text ?? ''));
-      return forCase ? this.receive(origin, inbound, inThread) : this.current(inThread);
-    }
+    if (inThread && asked?.owner === origin.user) return this.receive(origin, inbound, inThread);
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
@@ -273,7 +273,8 @@ export class Engine {
   /**
    * A message posted where the bot listens, not addressed to it: the owner's new log or typed
    * answer in their case's thread, the log a case in a thread-less channel asked for, anything in
-   * a direct conversation. Chat, and anyone else's messages, get nothing.
+   * a direct conversation (a greeting there gets how to start). Chat that answers nothing, and
+   * anyone else's messages, get nothing.
    */
   async posted(origin: Origin, inbound: Inbound): Promise<Message[]> {
     const text = inbound.text ?? '';
@@ -283,9 +284,12 @@ export class Engine {
       const caseId = await this.store.caseInThread(origin.platform, origin.thread);
       const state = caseId ? await this.state(caseId) : undefined;
       if (caseId && state?.owner === origin.user) {
-        return state.awaiting === 'log' || state.awaiting === 'question' || (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
+        const forCase = state.awaiting === 'log' || state.awaiting === 'question' || this.readReply(text) !== undefined || (await looksLikeLog());
+        return forCase ? this.receive(origin, inbound, caseId) : [];
       }
-      return !caseId && origin.direct && (inbound.attachments?.length || (await looksLikeLog())) ? this.receive(origin, inbound) : [];
+      if (caseId || !origin.direct) return [];
+      if (inbound.attachments?.length || (await looksLikeLog())) return this.receive(origin, inbound);
+      return text.trim() ? [{ blocks: [{ kind: 'text', text: C.howToStart[langOf(origin, text)] }] }] : [];
     }
     // A case that could not get a thread runs in its channel and reads only the log it asked for.
     const caseId = await this.lastOpenCase(origin);
@@ -367,7 +371,7 @@ export class Engine {
    * adapters accept as a log, and what a case accepts as its new log. "thanks, trying now" is not.
    */
   async looksLikeLog(text: string): Promise<boolean> {
-    return text.trim() !== '' && isErrorShaped((await this.diagnose(text)).facts);
+    return text.trim() !== '' && !isSentence(text) && isErrorShaped((await this.diagnose(text)).facts);
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
@@ -488,12 +492,12 @@ export class Engine {
     await this.writable();
     const { state } = found;
     const asking = state.awaiting === 'question' ? state.question : undefined;
-    // Chat in a case ("thanks, trying now") is no log: it must not resolve the case as "no longer an OOM".
-    if (!isErrorShaped(c.diagnosis.facts)) {
+    // Words in a case ("still OOM", "thanks, trying now") are an answer, not a log: only console
+    // output may switch or resolve the plan.
+    if (!isErrorShaped(c.diagnosis.facts) || isSentence(text)) {
       const typed = asking && readTyped(asking, text, this.stages);
       if (typed) return this.clarify(found, state.offer, typed, origin);
-      const note = asking ? C.typedUnknown[state.lang].replace('{text}', text.trim().slice(0, 80)) : C.notALog[state.lang];
-      return [{ ephemeral: true, blocks: [{ kind: 'text', text: note }] }];
+      return this.answer(found, text, origin);
     }
     // While the question is open the new log replaces the first; it may leave a question of its own.
     const question = asking && nextQuestion(c.diagnosis.facts, state.clarified, this.judge);
@@ -509,6 +513,37 @@ export class Engine {
       ...(notApplied ? { notApplied: true as const } : {}),
     };
     return this.apply(found, command, c);
+  }
+
+  /**
+   * A reply typed at the case's prompt: the buttons it stands for, pressed in turn and stored
+   * together; the prompt again when it asks about the step or a log is still wanted; "did that fix
+   * it?" when the words do not say.
+   */
+  private async answer(found: Stored, text: string, origin: Origin): Promise<Message[]> {
+    const { state } = found;
+    if (state.status !== 'open') return this.current(state.caseId);
+    const presses = pressesFor(this.readReply(text), state.awaiting);
+    if (presses === 'ask') return this.render([{ type: 'ask_outcome', step: state.plan.steps[state.index]!, offer: state.offer }], state);
+    if (presses === 'wait') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.takeYourTime[state.lang] }] }];
+    if (presses === 'show') {
+      if (state.awaiting === 'question') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.typedUnknown[state.lang].replace('{text}', text.trim().slice(0, 80)) }] }];
+      if (state.awaiting === 'log') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.notALog[state.lang] }] }];
+      return this.current(state.caseId);
+    }
+    let now = state;
+    const records: CaseRecord[] = [];
+    let replies: Reply[] = [];
+    for (const press of presses) {
+      const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false, offer: now.offer };
+      const t = step(now, 'action' in press ? { kind: 'action', action: press.action, ...who } : { kind: 'reason', reason: press.reason, ...who });
+      records.push(...t.records);
+      replies = t.replies;
+      now = t.state ?? now;
+      if (!t.state) break;
+    }
+    if (!(await this.store.append(state.caseId, records, now, { seq: found.seq }))) return this.again(state.caseId, (f) => this.answer(f, text, origin));
+    return this.render(replies, now);
   }
 
   /**

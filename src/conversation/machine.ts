@@ -97,6 +97,8 @@ export type Record =
 
 export type Reply =
   | { type: 'step'; step: string; index: number; total: number; offer: number }
+  /** The engine's, never the machine's: a typed reply that does not say whether the step worked. */
+  | { type: 'ask_outcome'; step: string; offer: number }
   | { type: 'ask_reason'; step: string; offer: number }
   | { type: 'ask_log'; step: string; offer: number }
   | { type: 'question'; question: Question; offer: number }

@@ -223,6 +223,9 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       case 'ask_reason':
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askReason, lang) }], buttons: reasonButtons(caseId, r.offer, lang) });
         break;
+      case 'ask_outcome':
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askOutcome, lang).replace('{step}', stepTitle(r.step)) }], buttons: stepButtons(caseId, r.offer, lang) });
+        break;
       case 'ask_log':
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.askLog, lang) }], buttons: [stopButton(caseId, r.offer, lang)] });
         break;

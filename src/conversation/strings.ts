@@ -71,6 +71,15 @@ export const C = {
   /** A step past the ones planned up front (UP_FRONT). */
   moreIdeaOf: { en: 'One more idea ({n} of {total})', zh: '更多办法（第 {n} 个，共 {total} 个）' },
   askResult: { en: 'Try only this step, run the workflow again, then tell me how it went.', zh: '只做这一步，重新运行工作流，然后告诉我结果。' },
+  howToStart: {
+    en: 'Hi! Paste the error from your ComfyUI console here (the lines around the error, or the whole log as a .txt file), or a screenshot of it, and I will walk you through the fixes one step at a time.',
+    zh: '你好！把 ComfyUI 控制台里的报错贴在这里（报错前后的几行，或把完整日志存成 .txt 文件上传），或者发一张截图，我会一步一步带你排查。',
+  },
+  takeYourTime: { en: 'Take your time: tell me how it went once you have tried it.', zh: '不着急：试过之后告诉我结果。' },
+  askOutcome: {
+    en: 'Did "{step}" fix it? Press a button, or say it in words: "it worked", "still OOM", "a different error", "I couldn\'t do it", "skip".',
+    zh: '“{step}”解决问题了吗？请按按钮，或直接说：“解决了”“还是显存不足”“换了个错误”“没法照做”“跳过”。',
+  },
   askReason: { en: 'What happened when you tried it?', zh: '照做之后是什么情况？' },
   askLog: { en: 'Paste the new error or console log (the last 30–50 lines are enough).', zh: '请粘贴新的报错或控制台日志（最后 30–50 行就够了）。' },
   resolvedConfirmed: { en: 'Great, fixed by: {step}.', zh: '太好了，解决办法是：{step}。' },

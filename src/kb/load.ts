@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, FACT_NAMES, Flag, Launch, Lead, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, Launch, Lead, ReplyRule, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
 import { DEFAULT_KB_DIR } from './cache.ts';
 
@@ -20,6 +20,8 @@ export interface Kb {
   launch: Launch;
   /** Signals that put one kind of fix first, in the order they are tried. */
   leads: Lead[];
+  /** How typed replies at a step are read, in the order they are tried. */
+  replies: ReplyRule[];
   /** A short hash of every kb file, stored with each case so stats can tell kb versions apart. */
   version: string;
 }
@@ -113,6 +115,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const entries = readDir('entries', Entry);
   const signatures = readList('signatures.yaml', Signature);
   const flags = readList('flags.yaml', Flag);
+  const replies = readList('replies.yaml', ReplyRule);
   const leads = readList('leads.yaml', Lead);
   const readOne = <S extends z.ZodType>(name: string, schema: S): z.infer<S> | undefined => {
     const file = join(dir, name);
@@ -195,6 +198,12 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
       if (why) problems.push({ file: rel(file), field: `${value.id}.patterns.${i}`, reason: why });
     });
   }
+  replies.forEach(({ file, value }, r) =>
+    value.patterns.forEach((p, i) => {
+      const why = checkPattern(p);
+      if (why) problems.push({ file: rel(file), field: `${r}.patterns.${i}`, reason: why });
+    }),
+  );
   stages?.stages.forEach((s, i) =>
     s.frames.forEach((f, j) => {
       if (f.length < 3) problems.push({ file: rel(stagesFile), field: `stages.${i}.frames.${j}`, reason: 'too short to be specific' });
@@ -210,6 +219,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     flags: catalogue,
     launch: launch!,
     leads: leads.map((l) => l.value),
+    replies: replies.map((r) => r.value),
     version: hash.digest('hex').slice(0, 12),
   };
 }

@@ -188,6 +188,18 @@ export const Lead = z.strictObject({
 });
 export type Lead = z.infer<typeof Lead>;
 
+/** What a typed reply at a step means, as the buttons would say it (kb/replies.yaml). */
+export const REPLY_INTENTS = ['stop', 'different', 'failing', 'could_not_apply', 'worked', 'skip', 'trying', 'question', 'thanks'] as const;
+export type ReplyIntent = (typeof REPLY_INTENTS)[number];
+
+/** Words that carry one intent, tried in the file's order; the first rule that matches decides. */
+export const ReplyRule = z.strictObject({
+  intent: z.enum(REPLY_INTENTS),
+  /** Case-insensitive regular expressions over the whole reply (RE2: see src/classify/patterns.ts). */
+  patterns: z.array(z.string().min(2)).min(1),
+});
+export type ReplyRule = z.infer<typeof ReplyRule>;
+
 /** Error wordings: the "information" patterns, kept apart from the entries that reason over them. */
 export const Signature = z.strictObject({
   id: z.string().regex(/^[a-z0-9_]+$/),

@@ -47,6 +47,23 @@ describe('terminal mode', () => {
     expect(c.records.filter((x) => x.type === 'answered').map((x) => (x as { answer: string }).answer)).toEqual(['failed', 'skipped', 'worked']);
   });
 
+  it('reads words typed at a step as the answer they are, not as a new log', async () => {
+    const db = newDb();
+    const input = `${paste('cf-0214')}still OOM\nhow do I do that?\nit worked!\n`;
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input, encoding: 'utf8', env, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toMatch(/Progress:/);
+    expect(r.stdout).toMatch(/Step 2 of/);
+    expect(r.stdout).toMatch(/fixed by/);
+    const c = await onlyCase(db);
+    expect(c.row).toMatchObject({ status: 'resolved', resolution: 'confirmed' });
+    expect(c.records.map((x) => x.type)).not.toContain('log_pasted');
+    expect(c.records.filter((x) => x.type === 'answered').map((x) => [(x as { answer: string }).answer, (x as { reason?: string }).reason])).toEqual([
+      ['failed', 'same'],
+      ['worked', undefined],
+    ]);
+  });
+
   it('takes a choice typed as its label, in the language it was shown in', async () => {
     const db = newDb();
     // A Chinese paste: the choices come in Chinese, and are answered with their words.

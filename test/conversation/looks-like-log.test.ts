@@ -17,8 +17,12 @@ describe('looksLikeLog', () => {
   it('knows tracebacks, OOM lines and near-miss errors, in English and Chinese', async () => {
     for (const id of ['cf-0214', 'cf-0009', 'cf-0069', 'cf-0211']) expect(await engine.looksLikeLog(sample(id).text), id).toBe(true);
     expect(await engine.looksLikeLog('torch.OutOfMemoryError: CUDA out of memory.')).toBe(true);
-    expect(await engine.looksLikeLog('跑图的时候显存不足')).toBe(true);
     expect(await engine.looksLikeLog('Killed')).toBe(true);
+    expect(await engine.looksLikeLog('!!! Exception during processing !!! 显存不足')).toBe(true);
+  });
+
+  it('takes a sentence about an out-of-memory error for words, not output', async () => {
+    for (const said of ['跑图的时候显存不足', 'still OOM', 'OOM again :(', 'does --lowvram help with OOM?']) expect(await engine.looksLikeLog(said), said).toBe(false);
   });
 
   it('leaves chat alone', async () => {

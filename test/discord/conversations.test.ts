@@ -327,6 +327,29 @@ describe('what help channels expect (item 6)', () => {
     expect(m).toBeDefined();
   });
 
+  it('reads the owner\'s typed answers in the case, mentioned or not: "still OOM" moves to the next step, "@ComfyOOM worked" resolves it; a greeting in a DM gets how to start', async () => {
+    h = await setup();
+    const dm = snowflake();
+    h.fake.channels.set(dm, { id: dm, type: 1 });
+    const author = { ...ALICE, discriminator: '0', global_name: 'alice', avatar: null };
+    const inDm = (content: string) => h.fake.post({ channel_id: dm, channel_type: 1, guild_id: undefined, author, content });
+    let from = h.fake.calls.length;
+    inDm('hi, can you help?');
+    expect(textOf(await h.fake.waitFor(postIn(dm), { from }))).toMatch(/Paste the error from your ComfyUI console/);
+    expect(cases()).toEqual([]);
+
+    inDm(KSAMPLER);
+    await h.fake.waitFor((c) => postIn(dm)(c) && /Step 1 of/.test(textOf(c)));
+    from = h.fake.calls.length;
+    inDm('still OOM');
+    expect(textOf(await h.fake.waitFor((c) => postIn(dm)(c) && /Step 2 of/.test(textOf(c)), { from }))).not.toMatch(/Progress/);
+    const caseId = cases()[0]!.id;
+    expect((await h.store.records(caseId)).map((r) => r.type)).not.toContain('log_pasted');
+    inDm(`<@${BOT}> worked`);
+    await until(() => cases()[0]!.status === 'resolved');
+    expect((await h.store.get(caseId))!.row.resolution).toBe('confirmed');
+  });
+
   function forgetCommand() {
     const id = snowflake();
     return {

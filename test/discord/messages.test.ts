@@ -143,7 +143,7 @@ describe('watch mode', () => {
 });
 
 describe('logs posted where a case runs', () => {
-  it("takes the owner's traceback in the case thread as a new log, and ignores chat and others' posts", async () => {
+  it("takes the owner's traceback in the case thread as a new log, their words as words, and ignores others' posts", async () => {
     h = await setup();
     slash(h, { log: onNvidia(sample('cf-0214').text) });
     const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
@@ -152,8 +152,10 @@ describe('logs posted where a case runs', () => {
     await until(async () => (await h.store.get(caseId))!.row.thread === thread);
     const events = (await h.store.records(caseId)).length;
 
-    const from = h.fake.calls.length;
+    const chatFrom = h.fake.calls.length;
     say(h, thread, ALICE, 'thanks, trying it now');
+    expect(textOf(await h.fake.waitFor(postIn(thread), { from: chatFrom }))).toMatch(/Take your time/);
+    const from = h.fake.calls.length;
     say(h, thread, BOB, onNvidia(sample('cf-0009').text));
     say(h, thread, ALICE, onNvidia(sample('cf-0009').text));
     const answer = await h.fake.waitFor(postIn(thread), { from });

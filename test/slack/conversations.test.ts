@@ -168,6 +168,24 @@ describe('what help channels expect (item 6)', () => {
     expect(cases()).toEqual([expect.objectContaining({ user: ALICE, thread: ts })]);
   });
 
+  it('reads typed answers in the case: "still OOM" moves to the next step, "解决了" resolves it; a greeting in a DM gets how to start', async () => {
+    const dm = (text: string, o: Record<string, unknown> = {}) => event({ type: 'message', channel: 'D0ALICE', channel_type: 'im', user: ALICE, text, ts: newTs(), ...o });
+    const inDm = () => posts().filter((c) => c.args.channel === 'D0ALICE');
+    await dm('hi, can you help?');
+    await fake.waitFor((c) => c.method === 'chat.postMessage' && /Paste the error from your ComfyUI console/.test(JSON.stringify(c.args)), 'how to start');
+    expect(cases()).toEqual([]);
+
+    const ts = newTs();
+    await event({ type: 'message', channel: 'D0ALICE', channel_type: 'im', user: ALICE, text: slackText(KSAMPLER), ts });
+    await until(() => inDm().some((c) => /Step 1 of/.test(JSON.stringify(c.args))), 'step 1');
+    await dm('still OOM', { thread_ts: ts });
+    await until(() => inDm().some((c) => /Step 2 of/.test(JSON.stringify(c.args))), 'step 2');
+    const caseId = cases()[0]!.id;
+    expect((await bot.store.records(caseId)).map((r) => r.type)).not.toContain('log_pasted');
+    await dm('解决了', { thread_ts: ts });
+    await until(() => cases()[0]!.status === 'resolved', 'resolved');
+  });
+
   it('/comfyoom forget deletes the user’s cases after a confirmation', async () => {
     await post(bot, form(slashPayload(fake, ALICE, slackText(KSAMPLER))), 'form');
     await until(() => posts().length >= 2, 'the case');
