@@ -124,12 +124,12 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   if (facts.length) blocks.push({ kind: 'fields', text: t(M.whatTheLogSays, lang), fields: facts });
   const evidence = d.evidence.slice(0, 3).map((e) => e.text.slice(0, 200));
   if (evidence.length) blocks.push({ kind: 'code', text: evidence.join('\n') });
-  const confidence = `${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%`;
-  // Only steps skipped because the user already has them are news; irrelevant ones are noise.
+  // Only steps skipped because the user already has them are news; irrelevant ones are noise. The
+  // category and the confidence are for moderators (stats, the CLI's --json), not users.
   const applied = plan.skipped.filter((s) => s.reason === 'already-applied');
-  const skipped = applied.length ? ` · ${t(M.skipped, lang)}: ${applied.map((s) => t(s.title, lang)).join('; ')}` : '';
-  blocks.push({ kind: 'note', text: `${d.category} · ${confidence}${d.truncated ? ` · ${t(M.truncated, lang)}` : ''}${skipped}` });
-  if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(C.lowConfidence, lang) });
+  const notes = [...(d.truncated ? [t(M.truncated, lang)] : []), ...(applied.length ? [`${t(M.skipped, lang)}: ${applied.map((s) => t(s.title, lang)).join('; ')}`] : [])];
+  if (notes.length) blocks.push({ kind: 'note', text: notes.join(' · ') });
+  if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(M.lowConfidence, lang) });
   const otherApp = otherAppNote(d.facts, lang);
   if (otherApp) blocks.push({ kind: 'note', text: otherApp });
   return { ...(caseId ? { caseId } : {}), blocks };

@@ -120,10 +120,6 @@ export const C = {
   },
   cancelled: { en: 'Stopped. Paste a new log any time to start again.', zh: '已结束。随时粘贴新的日志即可重新开始。' },
   abandoned: { en: 'This case was closed after a long time without an answer. Paste the log again to restart.', zh: '这个问题长时间没有回复，已自动关闭。重新粘贴日志即可再次开始。' },
-  lowConfidence: {
-    en: 'I am not sure about this reading. If it looks wrong, paste the full console log as text (not a screenshot).',
-    zh: '我对这个判断没有把握。如果看起来不对，请以文字形式粘贴完整的控制台日志（不要截图）。',
-  },
   currentStep: { en: 'The case is at {place}: {step}.', zh: '当前进度：{place}：{step}。' },
   rejected: {
     not_owner: { en: 'Only the person who opened this case (or a moderator) can answer its buttons.', zh: '只有发起这个问题的人（或管理员）才能点这些按钮。' },

@@ -13,7 +13,6 @@ export function detectLang(text: string): Lang {
 
 export const M = {
   diagnosis: { en: 'Diagnosis', zh: '诊断' },
-  confidence: { en: 'confidence', zh: '置信度' },
   whatHappened: { en: 'What happened', zh: '发生了什么' },
   whatTheLogSays: { en: 'What your log shows', zh: '日志里的信息' },
   evidence: { en: 'Evidence', zh: '依据' },
@@ -24,7 +23,10 @@ export const M = {
   moreIdeas: { en: 'More ideas, if none of these helps (less likely for your setup)', zh: '更多办法（以上都无效时再试，对你的环境可能性较小）' },
   alreadyApplied: { en: 'already applied or useless with your setup', zh: '已在使用，或在你的环境下无效' },
   doesNotApply: { en: 'does not apply to your setup', zh: '不适用于你的环境' },
-  alsoPossible: { en: 'Also possible', zh: '其他可能' },
+  lowConfidence: {
+    en: 'I am not sure about this reading. If it looks wrong, paste the full console log as text (not a screenshot).',
+    zh: '我对这个判断没有把握。如果看起来不对，请以文字形式粘贴完整的控制台日志（不要截图）。',
+  },
   sources: { en: 'Sources', zh: '来源' },
   truncated: { en: 'Your paste was very long; I read its beginning and its end.', zh: '你粘贴的内容太长，我只读取了开头和结尾部分。' },
   otherApp: {

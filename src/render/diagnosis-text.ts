@@ -60,7 +60,8 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
 
 export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
   const out: string[] = [];
-  out.push(`${t(M.diagnosis, lang)}: ${t(d.entry.title, lang)}  [${d.category}, ${t(M.confidence, lang)} ${Math.round(d.confidence * 100)}%]`);
+  out.push(`${t(M.diagnosis, lang)}: ${t(d.entry.title, lang)}`);
+  if (d.confidence < 0.6) out.push(t(M.lowConfidence, lang));
   if (d.truncated) out.push(t(M.truncated, lang));
   const otherApp = otherAppNote(d.facts, lang);
   if (otherApp) out.push(otherApp);
@@ -93,7 +94,6 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
     out.push('', `${t(M.skipped, lang)}:`);
     for (const s of plan.skipped) out.push(`  - ${t(s.title, lang)} (${t(SKIP_REASON[s.reason], lang)})`);
   }
-  if (d.runnersUp.length) out.push('', `${t(M.alsoPossible, lang)}: ${d.runnersUp.map((r) => r.category).join(', ')}`);
   out.push('', `${t(M.sources, lang)}:`);
   for (const s of d.entry.sources) out.push(`  - ${s.title}: ${s.url}`);
   return out.join('\n');

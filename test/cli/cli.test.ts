@@ -33,7 +33,8 @@ describe('comfyoom CLI', () => {
   it('diagnoses a file into a readable plan, in the language of the paste', () => {
     const r = run(['diagnose', file('ksampler.txt', sample('cf-0214').text)]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/oom_gpu_sampling/);
+    expect(r.stdout).toMatch(/Diagnosis: Out of GPU memory while sampling/);
+    expect(r.stdout).not.toMatch(/oom_gpu_sampling|confidence/);
     expect(r.stdout).toMatch(/1\. /);
     const zh = run(['diagnose', '-'], sample('cf-0211').text);
     expect(zh.stdout).toMatch(/诊断/);

@@ -24,11 +24,12 @@ const mrkdwnTexts = (blocks: AnyBlock[]) =>
 const fences = (s: string) => s.match(/```/g)?.length ?? 0;
 
 describe('toBlockKit', () => {
-  it('translates a real diagnosis and step: header, sections, fields, code, context and buttons', async () => {
+  it('translates a real diagnosis and step: header, sections, fields, code and buttons', async () => {
     const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(':memory:'))) });
     const [diagnosis, step] = await engine.open({ platform: 'slack', user: 'U1', channel: 'C1' }, onNvidia(sample('cf-0214').text));
     const d = kit(diagnosis!);
-    expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'context', 'actions']);
+    // No context line: the category and confidence are for moderators, not shown to users.
+    expect(d.map((b) => b.type)).toEqual(['header', 'section', 'section', 'section', 'actions']);
     expect(d[0]!.text).toMatchObject({ type: 'plain_text', text: expect.stringMatching(/sampling/i) });
     expect(d[2]!.fields!.length).toBeGreaterThan(3);
     expect(d[2]!.fields![0]!.text).toMatch(/^\*Memory that ran out\*\n/);
