@@ -1,6 +1,7 @@
 // Everything a user sees, decided once: the machine's replies become platform-neutral messages
 // (text blocks, buttons, files) in the user's language. Adapters only translate these.
 import type { Diagnosis } from '../classify/classify.ts';
+import { wording } from '../classify/wording.ts';
 import type { Kb } from '../kb/load.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts, otherAppNote } from '../render/diagnosis-text.ts';
@@ -116,9 +117,10 @@ function renderQuestion(state: CaseState, question: Question, offer: number): Me
 }
 
 export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, caseId?: string): Message {
+  const said = wording(d.entry, d.facts);
   const blocks: Block[] = [
-    { kind: 'title', text: t(d.entry.title, lang) },
-    { kind: 'text', text: t(d.entry.cause, lang) },
+    { kind: 'title', text: t(said.title, lang) },
+    { kind: 'text', text: t(said.cause, lang) },
   ];
   const facts = describeFacts(d.facts, lang);
   if (facts.length) blocks.push({ kind: 'fields', text: t(M.whatTheLogSays, lang), fields: facts });

@@ -166,6 +166,8 @@ export const Entry = z.strictObject({
   /** Breaks ties between entries of equal specificity; higher wins. */
   priority: z.number().int().default(0),
   steps: z.array(z.string()).default([]),
+  /** Said instead of the title and cause where the paste leaves them unproven (the first that holds): what the bot knows, no more. */
+  variants: z.array(z.strictObject({ when: Condition, title: Text, cause: Text })).optional(),
   sources: z.array(Source).min(1),
   /** For maintainers, never shown to users. */
   notes: z.string().optional(),

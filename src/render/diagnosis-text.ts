@@ -1,5 +1,6 @@
 // The readable diagnosis for a terminal: what failed, what the log shows, and the tailored plan.
 import type { Diagnosis } from '../classify/classify.ts';
+import { wording } from '../classify/wording.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { M, t, type Lang } from '../i18n/messages.ts';
 import { UP_FRONT, type Plan, type SkippedStep } from '../plan/plan.ts';
@@ -60,12 +61,13 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
 
 export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
   const out: string[] = [];
-  out.push(`${t(M.diagnosis, lang)}: ${t(d.entry.title, lang)}`);
+  const said = wording(d.entry, d.facts);
+  out.push(`${t(M.diagnosis, lang)}: ${t(said.title, lang)}`);
   if (d.confidence < 0.6) out.push(t(M.lowConfidence, lang));
   if (d.truncated) out.push(t(M.truncated, lang));
   const otherApp = otherAppNote(d.facts, lang);
   if (otherApp) out.push(otherApp);
-  out.push('', `${t(M.whatHappened, lang)}:`, t(d.entry.cause, lang));
+  out.push('', `${t(M.whatHappened, lang)}:`, t(said.cause, lang));
   const facts = describeFacts(d.facts, lang);
   if (facts.length) {
     out.push('', `${t(M.whatTheLogSays, lang)}:`);

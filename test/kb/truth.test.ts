@@ -218,6 +218,7 @@ describe('truth: languages and sources', () => {
     item.title,
     'cause' in item ? item.cause : item.why,
     ...('do' in item ? [...item.do.map((v) => v.text), item.verify] : []),
+    ...('variants' in item ? (item.variants ?? []).flatMap((v) => [v.title, v.cause]) : []),
   ];
 
   it('has a real Chinese text next to every English one', () => {
