@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, FACT_NAMES, Flag, Launch, Lead, ReplyRule, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, KnownIssue, knownIssueLead, Launch, Lead, ReplyRule, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
 import { DEFAULT_KB_DIR } from './cache.ts';
 
@@ -18,7 +18,7 @@ export interface Kb {
   stages: StageHints;
   flags: Map<string, Flag>;
   launch: Launch;
-  /** Signals that put one kind of fix first, in the order they are tried. */
+  /** Signals that put one kind of fix first, in the order they are tried: known issues (kb/known-issues.yaml), then kb/leads.yaml. */
   leads: Lead[];
   /** How typed replies at a step are read, in the order they are tried. */
   replies: ReplyRule[];
@@ -116,7 +116,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const signatures = readList('signatures.yaml', Signature);
   const flags = readList('flags.yaml', Flag);
   const replies = readList('replies.yaml', ReplyRule);
-  const leads = readList('leads.yaml', Lead);
+  const leads = [...readList('known-issues.yaml', KnownIssue).map(({ file, value }) => ({ file, value: knownIssueLead(value) })), ...readList('leads.yaml', Lead)];
   const readOne = <S extends z.ZodType>(name: string, schema: S): z.infer<S> | undefined => {
     const file = join(dir, name);
     if (existsSync(file)) return check(schema, file, readYaml(file));

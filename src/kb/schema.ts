@@ -188,7 +188,52 @@ export const Lead = z.strictObject({
   /** For maintainers: what the rule rests on. Never shown to users. */
   notes: z.string().optional(),
 });
-export type Lead = z.infer<typeof Lead>;
+/** A lead as plans use it: a known issue's also says what it is, beside the first of its steps planned. */
+export type Lead = z.infer<typeof Lead> & { note?: Text };
+
+const VERSION = /^\d+(\.\d+){0,2}$/;
+const MONTH = /^\d{4}-\d{2}$/;
+
+/**
+ * A regression or incompatibility with a known fix (kb/known-issues.yaml): in which versions of
+ * which component, what it looks like, and what fixes it. It is matched from the versions and the
+ * signs the paste shows, and acts as a lead: its steps come first, with its text beside them.
+ */
+export const KnownIssue = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9-]+$/),
+    component: z.enum(['comfyui', 'custom-node', 'pytorch', 'driver', 'rocm', 'comfy-aimdo', 'app']),
+    /** The custom node pack or package, where the component is not enough. */
+    package: z.string().optional(),
+    /** The versions that have it, as the log shows them: from the first affected, before the first fixed. */
+    affected: z
+      .strictObject({ fact: z.enum(['comfyuiVersion', 'torchVersion']), from: z.string().regex(VERSION).optional(), before: z.string().regex(VERSION).optional() })
+      .refine((a) => a.from || a.before, 'give from, before or both')
+      .optional(),
+    /** When it was open, for readers: a log carries no date. */
+    dates: z.strictObject({ from: z.string().regex(MONTH), to: z.string().regex(MONTH).optional() }).optional(),
+    /** What else the paste must show (its error's signature, the backend). */
+    when: Condition.optional(),
+    fix: z.strictObject({ kind: z.enum(['update', 'rollback', 'flag']), to: z.string().optional(), flag: z.string().regex(FLAG).optional() }),
+    steps: z.array(z.string()).min(1),
+    /** What the user reads: the issue, the versions, the fix. */
+    text: Text,
+    sources: z.array(Source).min(1),
+    notes: z.string().optional(),
+  })
+  .refine((k) => k.affected || k.when, 'a row the paste cannot match: give affected, when or both');
+export type KnownIssue = z.infer<typeof KnownIssue>;
+
+/** A known issue as the lead it acts as: the versions it names and what else it needs, all holding. */
+export function knownIssueLead(k: KnownIssue): Lead {
+  const range: Condition[] = k.affected
+    ? [
+        ...(k.affected.from ? [{ fact: k.affected.fact, versionGte: k.affected.from }] : []),
+        ...(k.affected.before ? [{ fact: k.affected.fact, versionLt: k.affected.before }] : []),
+      ]
+    : [];
+  return { id: `known-issue-${k.id}`, when: { all: [...range, ...(k.when ? [k.when] : [])] }, steps: k.steps, sources: k.sources, note: k.text };
+}
 
 /** What a typed reply at a step means, as the buttons would say it (kb/replies.yaml). */
 export const REPLY_INTENTS = ['stop', 'different', 'failing', 'could_not_apply', 'worked', 'skip', 'trying', 'question', 'thanks'] as const;

@@ -47,10 +47,8 @@ export const UP_FRONT = 5;
 type Variant = Step['do'][number];
 type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch' | 'leads'>;
 
-/** The steps that the paste's signals put first, each once, in the order of the rules that hold. */
-export function leadSteps(leads: Kb['leads'], facts: Facts): string[] {
-  return [...new Set(leads.filter((l) => evaluate(l.when, facts).truth === true).flatMap((l) => l.steps))];
-}
+/** The leads whose signals the paste shows, in the kb's order. */
+const holding = (leads: Kb['leads'], facts: Facts) => leads.filter((l) => evaluate(l.when, facts).truth === true);
 
 const PLACEHOLDER = /\{(\w{1,40})\}/g;
 const factValue = (facts: Facts, name: string): string | undefined => {
@@ -122,7 +120,11 @@ const withFacts = (change: LaunchChange, facts: Facts): LaunchChange => ({
  */
 export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps): Plan {
   const plan: Plan = { steps: [], skipped: [], leads: [] };
-  const leading = leadSteps(kb.leads, facts);
+  const held = holding(kb.leads, facts);
+  // Their steps first, each once, in the order of the rules that hold.
+  const leading = [...new Set(held.flatMap((l) => l.steps))];
+  // A known issue says what it is beside the first of its steps that is planned.
+  const told = new Set<Kb['leads'][number]>();
   for (const id of [...leading, ...order.filter((s) => !leading.includes(s))]) {
     const step = kb.steps.get(id);
     if (!step) continue; // the loader guarantees references; a hot-reloaded kb may not
@@ -143,7 +145,10 @@ export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonl
       plan.skipped.push({ id, title: step.title, reason: variant ? 'needs-newer-build' : 'does-not-apply' });
       continue;
     }
+    const issues = held.filter((l) => l.note && !told.has(l) && l.steps.includes(id));
+    issues.forEach((l) => told.add(l));
     const notes = [
+      ...issues.map((l) => l.note!),
       ...flags.filter((f) => buildHas(f, facts) === undefined).map(needsNote),
       ...(step.explainFlags ? (facts[step.explainFlags] ?? []).map((f) => refusedNote(f, facts, kb.flags)) : []),
     ];

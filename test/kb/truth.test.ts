@@ -28,7 +28,7 @@ const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
 const flagsIn = (v: unknown) => new Set(strings(v).flatMap((s) => s.match(FLAG_MENTION) ?? []));
 
-const everything = [...kb.entries, ...kb.steps.values()];
+const everything = [...kb.entries, ...kb.steps.values(), ...kb.leads];
 const dated = [...kb.flags.values()].filter((f) => f.since);
 
 /** Everything a user reads or copies of a planned step. */
@@ -214,12 +214,18 @@ describe('truth: versions are data', () => {
 });
 
 describe('truth: languages and sources', () => {
-  const texts = (item: (typeof everything)[number]): Text[] => [
-    item.title,
-    'cause' in item ? item.cause : item.why,
-    ...('do' in item ? [...item.do.map((v) => v.text), item.verify] : []),
-    ...('variants' in item ? (item.variants ?? []).flatMap((v) => [v.title, v.cause]) : []),
-  ];
+  /** What users read of an entry, a step, or a lead (a known issue's text). */
+  const texts = (item: (typeof everything)[number]): Text[] =>
+    !('title' in item)
+      ? item.note
+        ? [item.note]
+        : []
+      : [
+          item.title,
+          'cause' in item ? item.cause : item.why,
+          ...('do' in item ? [...item.do.map((v) => v.text), item.verify] : []),
+          ...('variants' in item ? (item.variants ?? []).flatMap((v) => [v.title, v.cause]) : []),
+        ];
 
   it('has a real Chinese text next to every English one', () => {
     for (const item of everything) {
