@@ -522,7 +522,8 @@ export class Engine {
    */
   private async answer(found: Stored, text: string, origin: Origin): Promise<Message[]> {
     const { state } = found;
-    if (state.status !== 'open') return this.current(state.caseId);
+    // A case closed for silence still takes its fix ("it worked", days later); the machine refuses the rest.
+    if (state.status !== 'open' && state.status !== 'abandoned') return this.current(state.caseId);
     const presses = pressesFor(this.readReply(text), state.awaiting);
     if (presses === 'ask') return this.render([{ type: 'ask_outcome', step: state.plan.steps[state.index]!, offer: state.offer }], state);
     if (presses === 'wait') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.takeYourTime[state.lang] }] }];

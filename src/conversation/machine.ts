@@ -231,7 +231,9 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
     if (isClosed(s) || c.at - s.lastActivity < c.idleMs) return { records: [], replies: [] };
     return { records: [{ type: 'abandoned', at: c.at }], replies: [{ type: 'abandoned' }] };
   }
-  if (isClosed(s)) return none('closed');
+  // Closed for silence, not by anyone: "Worked" on the step last shown is still the fix it was.
+  const lateFix = s.status === 'abandoned' && c.kind === 'action' && c.action === 'worked' && c.offer === s.offer && s.awaiting === 'answer';
+  if (isClosed(s) && !lateFix) return none('closed');
   if (c.actor !== s.owner && !c.moderator) return none('not_owner');
   const step = currentStep(s);
 

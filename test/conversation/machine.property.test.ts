@@ -80,9 +80,13 @@ describe('state machine invariants', () => {
           const before = state;
           t = step(state, concretize(g, state, at));
           if (isClosed(before)) {
-            // Nothing changes a closed case.
-            expect(t.records).toEqual([]);
-            expect(t.state).toEqual(before);
+            // Nothing changes a closed case, but "Worked" on the step an idle close left on screen, which resolves it.
+            const lateFix = t.records.map((r) => r.type).join() === 'answered,resolved';
+            if (lateFix) expect(before).toMatchObject({ status: 'abandoned', awaiting: 'answer' });
+            else {
+              expect(t.records).toEqual([]);
+              expect(t.state).toEqual(before);
+            }
           }
           if (g.kind !== 'tick' && g.who === 'stranger' && !isClosed(before)) expect(t.records).toEqual([]);
           state = t.state!;
@@ -117,8 +121,10 @@ describe('state machine invariants', () => {
           expect(resolved).toHaveLength(0);
           expect(state.resolvingStep).toBeUndefined();
         }
-        const closings = records.filter((r) => ['resolved', 'escalated', 'abandoned', 'cancelled'].includes(r.type));
-        expect(closings.length).toBe(isClosed(state) ? 1 : 0);
+        // One closing, or an idle close followed by the fix confirmed late.
+        const closings = records.filter((r) => ['resolved', 'escalated', 'abandoned', 'cancelled'].includes(r.type)).map((r) => r.type);
+        if (closings.length === 2) expect(closings).toEqual(['abandoned', 'resolved']);
+        else expect(closings.length).toBe(isClosed(state) ? 1 : 0);
       }),
       { numRuns: 500 },
     );

@@ -108,15 +108,20 @@ describe('the guided conversation', () => {
     expect(mod.state!.index).toBe(1);
   });
 
-  it('abandons an idle case, never as resolved, and then changes nothing', () => {
+  it('abandons an idle case, never as resolved; afterwards only "Worked" on the step last shown counts, as a confirmed fix', () => {
     const s = open();
     expect(step(s, { kind: 'tick', at: 1000, idleMs: 5000 }).records).toEqual([]);
     const t = step(s, { kind: 'tick', at: 6000, idleMs: 5000 });
     expect(t.state).toMatchObject({ status: 'abandoned' });
     expect(t.state!.resolvingStep).toBeUndefined();
-    const after = step(t.state, act(1, 'worked', 7000));
-    expect(after.records).toEqual([]);
-    expect(after.replies[0]).toMatchObject({ type: 'rejected', why: 'closed' });
+    for (const refused of [act(1, 'skip', 7000), act(1, 'failed', 7000), act(0, 'worked', 7000)]) {
+      const after = step(t.state, refused);
+      expect(after.records).toEqual([]);
+      expect(after.replies[0]).toMatchObject({ type: 'rejected', why: 'closed' });
+    }
+    expect(step(t.state, { ...act(1, 'worked', 7000), actor: 'bob' }).replies[0]).toMatchObject({ type: 'rejected' });
+    const late = step(t.state, act(1, 'worked', 7000));
+    expect(late.state).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolvingStep: s.plan.steps[0] });
   });
 
   it('stops on request', () => {

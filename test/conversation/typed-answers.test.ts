@@ -76,3 +76,21 @@ describeStores('typed answers at a step', (stores) => {
     expect((await store.get(caseId))!.row.status).toBe('cancelled');
   });
 });
+
+describeStores('a fix confirmed after the idle close', (stores) => {
+  it('"it worked" typed, or Worked pressed, after a silent case was closed still records the confirmed fix', async () => {
+    for (const how of ['typed', 'pressed'] as const) {
+      let clock = 1_700_000_000_000;
+      const store = new CaseStore(await openStore(await stores.fresh()));
+      const engine = new Engine({ kb, store, now: () => (clock += 1000), idleMs: 60_000 });
+      const step = await engine.open(alice, ksampler);
+      const caseId = step[0]!.caseId!;
+      const worked = step.flatMap((m) => m.buttons ?? []).find((b) => b.label === 'Worked')!.id;
+      clock += 3_600_000;
+      expect((await engine.sweep(['discord'])).map((s) => s.caseId)).toEqual([caseId]);
+      expect((await store.get(caseId))!.row.status).toBe('abandoned');
+      await (how === 'typed' ? engine.paste(caseId, 'it worked, thanks!', alice) : engine.press(worked, alice));
+      expect((await store.get(caseId))!.row, how).toMatchObject({ status: 'resolved', resolution: 'confirmed' });
+    }
+  });
+});
