@@ -23,7 +23,7 @@ Usage:
   comfyoom start [--bots]                              start the bot (terminal mode without chat tokens;
                                                        --bots: the chat bots or an error, as the container runs it)
   comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
-  comfyoom stats [--since 30d] [--json] [--db PATH]    which fixes work, per entry and per step, and the learned order
+  comfyoom stats [--since 2w|30d] [--json] [--db PATH] which fixes work, per entry and per step, and the learned order
         [--platform discord|slack|terminal] [--server ID]   only one platform's, or one server's or workspace's, cases
         [--csv] [--chart FILE.png] [--lang en|zh]      every figure as CSV; the charts as a PNG (labels in --lang)
   comfyoom order pin ENTRY STEP [--at N] [--by NAME] [--db PATH]   keep a step in its kb place (or place N) whatever outcomes say
@@ -39,6 +39,19 @@ Environment:
   COMFYOOM_ADAPTIVE    off | suggest | on: step order learned from confirmed fixes (unset: suggest until enough, then on)
   DISCORD_TOKEN, SLACK_BOT_TOKEN, ...  chat platforms for \`start\` (every variable: .env.example)
 `;
+
+/** A command's lines of the help (its usage and the options indented under it), or undefined for a command that has none. */
+function commandHelp(command: string | undefined): string | undefined {
+  if (!command || command.startsWith('-')) return undefined;
+  const lines = HELP.slice(HELP.indexOf('Usage:'), HELP.indexOf('Environment:')).split('\n');
+  const own: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    const starts = line.startsWith(`  comfyoom ${command} `) || line === `  comfyoom ${command}`;
+    // Continuation lines are indented further than a usage line.
+    if (starts || (own.length && own.at(-1) === lines[i - 1] && /^ {4,}/.test(line))) own.push(line);
+  }
+  return own.length ? `Usage:\n${own.join('\n')}` : undefined;
+}
 
 /** --db names an SQLite file, which wins over COMFYOOM_DATABASE_URL. */
 const withDb = (config: Config, flag: string | undefined): Config => {
@@ -63,6 +76,12 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
   /** The case database the command uses, once known: its problems are told by name. */
   let dbPath: string | undefined;
   try {
+    // `comfyoom stats --help`: the command's own lines of the help, and where the rest is.
+    const usage = commandHelp(command);
+    if (usage && rest.some((a) => a === '--help' || a === '-h')) {
+      out(`${usage}\n\nEverything: comfyoom --help`);
+      return 0;
+    }
     switch (command) {
       case undefined:
       case '--help':

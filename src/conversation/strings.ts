@@ -30,7 +30,7 @@ export const C = {
   forgetNothing: { en: 'I have no cases of yours on {platform}.', zh: '我这里没有你在 {platform} 上的问题记录。' },
   forgetDone: { en: 'Deleted {n} case(s) and your answers. Nothing of them is left in my database.', zh: '已删除 {n} 个问题记录和你的回答，数据库里不再保留任何内容。' },
   forgetCancelled: { en: 'Nothing was deleted.', zh: '没有删除任何内容。' },
-  badSince: { en: '"since" takes a number and d, h or m, for example 30d.', zh: '时间范围需要数字加 d、h 或 m，例如 30d。' },
+  badSince: { en: '"since" takes a number and w, d, h or m, for example 2w or 30d.', zh: '时间范围需要数字加 w、d、h 或 m，例如 2w 或 30d。' },
   questionTitle: { en: 'One question before the first step', zh: '开始之前先问一个问题' },
   questions: {
     stage: {

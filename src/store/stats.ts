@@ -90,9 +90,9 @@ const weekStart = (week: number) => new Date((week * 7 - 3) * DAY_MS).toISOStrin
 
 /** Parses "30d", "12h", "90m" into milliseconds. */
 export function parseSince(s: string): number {
-  const m = /^(\d{1,6})\s{0,1}([dhm])$/i.exec(s.trim());
-  if (!m) throw new Error(`--since takes a number and d, h or m (e.g. 30d), not "${s}"`);
-  return Number(m[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'd' | 'h' | 'm'];
+  const m = /^(\d{1,6})\s{0,1}([wdhm])$/i.exec(s.trim());
+  if (!m) throw new Error(`--since takes a number and w, d, h or m (e.g. 2w, 30d), not "${s}"`);
+  return Number(m[1]) * { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2]!.toLowerCase() as 'w' | 'd' | 'h' | 'm'];
 }
 
 /** Which cases stats count; unset fields count all. A server id is its platform's (guild or team id). */

@@ -24,6 +24,13 @@ const file = (name: string, content: string | Buffer) => {
 };
 
 describe('comfyoom CLI', () => {
+  it.each(['diagnose', 'chat', 'start', 'stats', 'kb', 'order', 'forget'])('answers "%s --help" with its own usage and exit 0', (command) => {
+    const r = run([command, '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  comfyoom ${command}\\b`));
+    expect(r.stdout).toMatch(/Everything: comfyoom --help/);
+  });
+
   it('prints help', () => {
     const r = run(['--help']);
     expect(r.status).toBe(0);
@@ -100,6 +107,7 @@ describe('comfyoom CLI', () => {
     expect(JSON.parse(run(['stats', '--json', '--platform', 'discord', '--db', db]).stdout)).toMatchObject({ cases: 0, scope: { platform: 'discord' } });
     expect(JSON.parse(run(['stats', '--json', '--server', 'G1', '--db', db]).stdout).cases).toBe(0);
     expect(run(['stats', '--since', 'last week', '--db', db]).stderr).toMatch(/--since takes/);
+    expect(JSON.parse(run(['stats', '--json', '--since', '2w', '--db', db]).stdout)).toMatchObject({ cases: 1 });
     expect(run(['forget', '--user', `local:${userInfo().username}`, '--db', db]).stdout).toMatch(/deleted 1 case/);
     // The case is gone from the file; stats keep counting it, anonymously.
     expect(JSON.parse(run(['stats', '--json', '--db', db]).stdout)).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });

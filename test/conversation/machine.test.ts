@@ -119,7 +119,7 @@ describe('the guided conversation', () => {
       expect(after.records).toEqual([]);
       expect(after.replies[0]).toMatchObject({ type: 'rejected', why: 'closed' });
     }
-    expect(step(t.state, { ...act(1, 'worked', 7000), actor: 'bob' }).replies[0]).toMatchObject({ type: 'rejected' });
+    expect(step(t.state, { kind: 'action', at: 7000, offer: 1, action: 'worked', actor: 'bob', moderator: false }).replies[0]).toMatchObject({ type: 'rejected' });
     const late = step(t.state, act(1, 'worked', 7000));
     expect(late.state).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolvingStep: s.plan.steps[0] });
   });

@@ -18,7 +18,7 @@ export const D = {
   offerNotYours: { en: 'This offer is for the person who posted the error (or a moderator).', zh: '这个按钮是给发出报错的人（或管理员）用的。' },
   messageGone: { en: 'I cannot read that message any more. Paste the log with /comfyoom instead.', zh: '我读取不到那条消息了。请改用 /comfyoom 粘贴日志。' },
   noTraceback: { en: 'This message has no traceback to diagnose.', zh: '这条消息里没有可以诊断的报错。' },
-  badSince: { en: '"since" takes a number and d, h or m, for example 30d.', zh: '"since" 需要数字加 d、h 或 m，例如 30d。' },
+  badSince: { en: '"since" takes a number and w, d, h or m, for example 2w or 30d.', zh: '"since" 需要数字加 w、d、h 或 m，例如 2w 或 30d。' },
   unreadable: {
     en: 'I cannot read the message you replied to (this bot runs without the Message Content intent). Use the message menu: Apps → Diagnose with ComfyOOM.',
     zh: '我读取不到你回复的那条消息（本机器人未开启 Message Content 权限）。请使用消息菜单：应用 → 用 ComfyOOM 诊断。',
