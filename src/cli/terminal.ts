@@ -4,6 +4,8 @@
 // stored before the next prompt.
 import { createInterface } from 'node:readline';
 import { userInfo } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Engine, Origin } from '../conversation/engine.ts';
 import type { Message } from '../conversation/render.ts';
 import type { CaseState, Reason } from '../conversation/machine.ts';
@@ -21,7 +23,6 @@ export function formatMessage(m: Message): string {
     else out.push(b.text);
   }
   if (m.buttons?.length) out.push(m.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  '));
-  for (const f of m.files ?? []) out.push(`(${f.name} — ${f.content.length} characters)`);
   return out.join('\n');
 }
 
@@ -52,6 +53,8 @@ export interface TerminalOptions {
   initialPaste?: string;
   resume?: boolean;
   user?: string;
+  /** Where files a message carries are written (default: the working folder). */
+  saveDir?: string;
 }
 
 export async function runTerminal(o: TerminalOptions): Promise<number> {
@@ -67,6 +70,12 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   const show = async (messages: Message[]) => {
     for (const m of messages) {
       out(formatMessage(m));
+      // A file a chat platform would attach (the hand-over summary) is written where the terminal runs.
+      for (const f of m.files ?? []) {
+        const path = resolve(o.saveDir ?? '.', f.name);
+        writeFileSync(path, f.content);
+        out(`Saved as ${path} / 已保存为 ${path}`);
+      }
       if (m.buttons?.length) buttons = m.buttons.map((b) => ({ id: b.id, label: b.label.toLowerCase() }));
       if (m.caseId) caseId = m.caseId;
     }
@@ -87,8 +96,15 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
 
   if (o.resume) {
     caseId = await engine.lastOpenCase(origin);
+    const about = caseId && (await engine.about(caseId));
     if (!caseId) out('No open case to resume. / 没有可以继续的问题。');
-    else await show(await engine.current(caseId));
+    else {
+      if (about) {
+        const when = new Date(about.openedAt).toLocaleString('sv-SE', { dateStyle: 'short', timeStyle: 'short' });
+        out(`Resuming your case of ${when}: ${about.title.en} / 继续 ${when} 的问题：${about.title.zh}`);
+      }
+      await show(await engine.current(caseId));
+    }
   } else if (o.initialPaste !== undefined) await show(await engine.open(origin, o.initialPaste));
   else {
     out('ComfyOOM — ComfyUI out-of-memory troubleshooter / ComfyUI 显存不足排障助手');

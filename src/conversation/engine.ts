@@ -7,6 +7,8 @@ import { compileStages, type CompiledStages } from '../classify/facts/stage.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { detectLang, type Lang } from '../i18n/messages.ts';
 import type { Kb } from '../kb/load.ts';
+import type { Text } from '../kb/schema.ts';
+import { wording } from '../classify/wording.ts';
 import { couldNotApply } from '../plan/applied.ts';
 import { planSteps, type Plan } from '../plan/plan.ts';
 import { ingest, kindOf, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
@@ -581,6 +583,13 @@ export class Engine {
     return this.render([reply], s);
   }
 
+  /** What a case is, for a user coming back to it: its title as they were shown it, and when it opened. */
+  async about(caseId: string): Promise<{ title: Text; openedAt: number } | undefined> {
+    const found = await this.store.get(caseId);
+    const entry = found && this.kb.entries.find((e) => e.id === found.state.plan.entry);
+    return found && entry && { title: wording(entry, JSON.parse(found.row.facts) as Facts).title, openedAt: found.row.created_at };
+  }
+
   lastOpenCase(origin: Origin): Promise<string | undefined> {
     return this.store.lastOpen(origin.platform, origin.user, origin.channel);
   }
@@ -747,6 +756,7 @@ export class Engine {
     return renderReplies(replies, {
       kb: this.kb,
       state,
+      ...(row ? { platform: row.platform } : {}),
       facts: facts ? describeFacts(facts, state.lang) : [],
       planned,
       ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),

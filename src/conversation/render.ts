@@ -201,6 +201,8 @@ export function escalationSummary(kb: Kb, state: CaseState, facts: [string, stri
 export interface RenderContext {
   kb: Kb;
   state: CaseState;
+  /** Where the case runs: the terminal has no channel of helpers to hand over to. */
+  platform?: string;
   /** Facts of the case, for escalation summaries. */
   facts: [string, string][];
   /** The current plan's steps as tailored to the case's facts (variant text and commands). */
@@ -287,7 +289,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
         out.push({
           caseId,
           blocks: [
-            { kind: 'text', text: t(C.escalated, lang) },
+            { kind: 'text', text: t(ctx.platform === 'terminal' ? C.escalatedTerminal : C.escalated, lang) },
             { kind: 'code', text: summary.slice(0, 1500) },
           ],
           files: [{ name: `comfyoom-${caseId}.md`, content: summary }],

@@ -118,6 +118,10 @@ export const C = {
     en: "I have no more steps for this one. Here is a summary for the helpers in this channel; they can take it from here.",
     zh: '我已经没有更多步骤了。下面是给本频道热心人的摘要，他们可以接着帮你。',
   },
+  escalatedTerminal: {
+    en: 'I have no more steps for this one. Here is a summary of everything tried: post it in a ComfyUI help channel or a GitHub issue, where people can take it from here.',
+    zh: '我已经没有更多步骤了。下面是已尝试内容的摘要：把它发到 ComfyUI 求助频道或 GitHub issue，那里的人可以接着帮你。',
+  },
   cancelled: { en: 'Stopped. Paste a new log any time to start again.', zh: '已结束。随时粘贴新的日志即可重新开始。' },
   abandoned: { en: 'This case was closed after a long time without an answer. Paste the log again to restart.', zh: '这个问题长时间没有回复，已自动关闭。重新粘贴日志即可再次开始。' },
   currentStep: { en: 'The case is at {place}: {step}.', zh: '当前进度：{place}：{step}。' },

@@ -1,6 +1,6 @@
 // Terminal mode in a real child process: scripted answers, and a SIGKILL in the middle of a case.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,18 @@ describe('terminal mode', () => {
       ['failed', 'same'],
       ['worked', undefined],
     ]);
+  });
+
+  it('writes the hand-over summary it announces, and speaks of a help channel, not of helpers here', () => {
+    const db = newDb();
+    const cwd = mkdtempSync(join(tmpdir(), 'term-out-'));
+    const r = spawnSync(process.execPath, [bin, 'chat', '--db', db], { input: `${asPasted(sample('cf-0069').text)}${'skip\n'.repeat(8)}`, encoding: 'utf8', env, cwd, timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/post it in a ComfyUI help channel/);
+    expect(r.stdout).not.toMatch(/helpers in this channel/);
+    const saved = /Saved as (\S+comfyoom-[\w-]+\.md)/.exec(r.stdout)?.[1];
+    expect(saved).toBeDefined();
+    expect(readFileSync(saved!, 'utf8')).toMatch(/^# ComfyOOM/);
   });
 
   it('takes a choice typed as its label, in the language it was shown in', async () => {
@@ -167,6 +179,8 @@ describe('terminal mode', () => {
     expect(killed.records.map((r) => r.type)).toEqual(['opened', 'offered', 'asked_reason', 'answered', 'offered']);
 
     const resumed = spawnSync(process.execPath, [bin, 'chat', '--resume', '--db', db], { input: 'skip\n', encoding: 'utf8', env, timeout: 60_000 });
+    // It says which case it resumes: its title and when it was opened.
+    expect(resumed.stdout).toMatch(/^Resuming your case of \d{4}-\d\d-\d\d \d\d:\d\d: Out of GPU memory while sampling \/ 继续 /m);
     expect(resumed.stdout).toMatch(/Step 2 of/);
     expect(resumed.stdout).toMatch(/Step 3 of/);
     const after = await onlyCase(db);
