@@ -290,12 +290,15 @@ describe('coverage of failure families', () => {
     }
   });
 
-  it('has the seed entry: four ordered steps for a KSampler OOM', () => {
+  it("has the seed entry's steps for a KSampler OOM in its order; its fourth, tiled VAE decoding, goes to VAE failures", () => {
     const sampling = kb.entries.find((e) => e.id === 'gpu-oom-sampling')!;
-    const order = ['reduce-workload', 'reserve-vram', 'attention-and-smart-memory', 'tiled-vae-decode'].map((id) => sampling.steps.indexOf(id));
+    const order = ['reduce-workload', 'reserve-vram', 'attention-and-smart-memory'].map((id) => sampling.steps.indexOf(id));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(sampling.steps).toContain('vae-precision-or-cpu');
+    // Decoding in tiles cannot fix a failure in sampling (issue 29): it leads the VAE entry instead.
+    expect(sampling.steps).not.toContain('tiled-vae-decode');
+    expect(kb.entries.find((e) => e.id === 'gpu-oom-vae')!.steps[0]).toBe('tiled-vae-decode');
   });
 
   it('corrects the seed: Windows reserves 600 MB (700 MB with more than 15 GB), other systems 400 MB', () => {
