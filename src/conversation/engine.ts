@@ -10,7 +10,7 @@ import type { Kb } from '../kb/load.ts';
 import type { Text } from '../kb/schema.ts';
 import { wording } from '../classify/wording.ts';
 import { couldNotApply } from '../plan/applied.ts';
-import { planSteps, type Plan } from '../plan/plan.ts';
+import { flagsApplied, planSteps, type Plan } from '../plan/plan.ts';
 import { ingest, kindOf, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
@@ -752,7 +752,9 @@ export class Engine {
     // The newest log's facts tailor the current plan once the case has switched to it.
     const facts = pasted && pasted.ref.entry === state.plan.entry ? pasted.diagnosis.facts : storedFacts;
     const entry = this.kb.entries.find((e) => e.id === state.plan.entry);
-    const planned = new Map((entry && facts ? planSteps(entry, facts, this.kb).steps : []).map((s) => [s.id, s]));
+    // Lines shown keep the flags the user added at steps they carried out.
+    const kept = facts ? flagsApplied(state.tried, facts, this.kb) : [];
+    const planned = new Map((entry && facts ? planSteps(entry, facts, this.kb, entry.steps, kept).steps : []).map((s) => [s.id, s]));
     return renderReplies(replies, {
       kb: this.kb,
       state,

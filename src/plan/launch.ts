@@ -124,14 +124,15 @@ function desktopSnippets(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags
   return out;
 }
 
-/** The change, as each install form the log leaves possible would apply it. */
-export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags' | 'launch'>): Snippet[] {
+/** The change, as each install form the log leaves possible would apply it, on a line that keeps `kept` (flags earlier steps added). */
+export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags' | 'launch'>, kept: readonly string[] = []): Snippet[] {
   const { launch } = kb;
   // Newer builds hide path values in /system_stats's argv as `*`: the line keeps the place, not the value.
   const own = facts.launchArgs?.map((t) => (t === '*' ? '…' : t));
   const yours = own?.includes('…') ? P.how.yourLineHidden : P.how.yourLine;
   const snippet = (label: Text, template: Text, script: Script, posix: boolean): Snippet => {
-    const base = own ?? script.args;
+    // Flags an earlier step of the case added stay on the line (after the user's own).
+    const base = kept.length ? [...(own ?? script.args ?? ['…']), ...kept] : (own ?? script.args);
     const how = format(own ? yours : template, { file: script.file ?? '', change: describe(change, posix) });
     // Without the user's flags or the file's own, a line with only the removal in it would read as "drop all your flags".
     if (!base && !change.add.length && !change.env) return { label, how };

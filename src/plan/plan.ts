@@ -113,12 +113,32 @@ const withFacts = (change: LaunchChange, facts: Facts): LaunchChange => ({
   remove: change.remove.flatMap((f) => (f === '{rejectedFlags}' ? (facts.rejectedFlags ?? []) : [f])),
 });
 
+/** The variant of a step for these facts: the first whose condition holds, else the default (the last one without a condition). */
+export function variantFor(step: Step, facts: Facts): Variant | undefined {
+  const fitting = step.do.filter((v) => fillable(v.text, facts));
+  return fitting.find((v) => v.when && evaluate(v.when, facts).truth === true) ?? fitting.filter((v) => !v.when).at(-1);
+}
+
+/**
+ * The launch flags (with their values) that steps the user carried out put on their line: a step
+ * answered "still failing" was applied, one skipped or not applicable was not.
+ */
+export function flagsApplied(tried: readonly { step: string; answer: string; reason?: string }[], facts: Facts, kb: Pick<Kb, 'steps'>): string[] {
+  return tried
+    .filter((t) => t.answer === 'failed' && t.reason !== 'could_not_apply')
+    .flatMap((t) => {
+      const step = kb.steps.get(t.step);
+      return (step && variantFor(step, facts)?.launch?.add) ?? [];
+    });
+}
+
 /**
  * `order`: the entry's steps in the order learned from recorded outcomes (src/learn), when the
  * case gets one; the kb's order otherwise. Either way the steps the paste's signals lead with come
- * first, and every step is tailored and skipped as here.
+ * first, and every step is tailored and skipped as here. `kept`: flags earlier steps of the case
+ * put on the user's line, which every later line shown keeps.
  */
-export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps): Plan {
+export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps, kept: readonly string[] = []): Plan {
   const plan: Plan = { steps: [], skipped: [], leads: [] };
   const held = holding(kb.leads, facts);
   // Their steps first, each once, in the order of the rules that hold.
@@ -136,9 +156,7 @@ export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonl
       plan.skipped.push({ id, title: step.title, reason: 'does-not-apply' });
       continue;
     }
-    // The first variant that holds, else the default (the last one without a condition).
-    const fitting = step.do.filter((v) => fillable(v.text, facts));
-    const variant = fitting.find((v) => v.when && evaluate(v.when, facts).truth === true) ?? fitting.filter((v) => !v.when).at(-1);
+    const variant = variantFor(step, facts);
     // A flag the user's build lacks rules the step out; one their build may lack is said plainly.
     const flags = variant ? datedFlags([...stepTexts(step), ...variantTexts(variant)], kb.flags) : [];
     if (!variant || flags.some((f) => buildHas(f, facts) === false)) {
@@ -158,7 +176,7 @@ export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonl
       title: step.title,
       why: step.why,
       text: { en: fill(variant.text.en, facts), zh: fill(variant.text.zh, facts) },
-      snippets: [...(variant.launch ? renderLaunch(withFacts(variant.launch, facts), facts, kb) : []), ...renderCommand(variant, facts)],
+      snippets: [...(variant.launch ? renderLaunch(withFacts(variant.launch, facts), facts, kb, kept) : []), ...renderCommand(variant, facts)],
       notes,
       verify: step.verify,
       effort: step.effort,
