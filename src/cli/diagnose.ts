@@ -117,7 +117,9 @@ const LINE_BREAK = /\r\n|\r|\n/;
  */
 function readCapped(file: string | undefined, limit: number): Buffer {
   const name = file === undefined || file === '-' ? 'stdin' : file;
-  const fd = name === 'stdin' ? 0 : openSync(file!, 'r');
+  // A terminal's stdin is non-blocking once Node has touched it (reads fail with EAGAIN): read the
+  // terminal through a descriptor of its own, which blocks until the user ends the paste.
+  const fd = name !== 'stdin' ? openSync(file!, 'r') : process.stdin.isTTY && process.platform !== 'win32' ? openSync('/dev/stdin', 'r') : 0;
   try {
     if (name !== 'stdin' && fstatSync(fd).isDirectory()) throw new UserError(`${name} is a folder, not a log file: give the log file itself.`);
     const chunks: Buffer[] = [];

@@ -124,6 +124,10 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             flush();
           }
         }
+        // Waiting on a terminal for a paste would look like a hang: say how one ends.
+        if (!positionals.length && process.stdin.isTTY) {
+          process.stderr.write('Paste the error or console log, then press Ctrl+D on a new line (Ctrl+Z, then Enter, on Windows). / 粘贴报错或控制台日志，然后在新的一行按 Ctrl+D（Windows 上按 Ctrl+Z 再回车）。\n');
+        }
         const failures = await diagnoseFiles(positionals, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }, out);
         return failures ? 1 : 0;
       }

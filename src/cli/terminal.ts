@@ -32,7 +32,7 @@ const ANSWERS: Record<string, number> = {
   n: 1, no: 1, failed: 1, fail: 1,
   s: 2, skip: 2,
   l: 3, log: 3, new: 3, newlog: 3,
-  q: 4, stop: 4, quit: 4,
+  stop: 4,
 };
 const LEAVE = new Set(['quit', 'exit', 'q', '退出']);
 const REASONS: Record<string, Reason> = { same: 'same', different: 'different', apply: 'could_not_apply', "couldn't": 'could_not_apply', could: 'could_not_apply' };
@@ -147,8 +147,12 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     if (raw === undefined) break;
     const line = raw.trimEnd();
     const m = mode();
-    // With no case open, the words for leaving leave (as Ctrl+D does); a log never is one of them.
-    if (m === 'paste' && !buffer.length && LEAVE.has(line.trim().toLowerCase())) break;
+    // The words for leaving leave at any prompt, as Ctrl+D does (a log never is one of them); an open
+    // case stays open for --resume.
+    if (!buffer.length && LEAVE.has(line.trim().toLowerCase())) {
+      if (caseId) out('Your case stays open: comfyoom chat --resume picks it up. / 问题仍然保留：用 comfyoom chat --resume 继续。');
+      break;
+    }
     // Waiting for a log, a line that is just a choice shown with the request (its number or "stop") is that choice.
     const shown = m === 'log' && !buffer.length ? chosenBy(line.trim().toLowerCase()) : undefined;
     if (shown) {
@@ -201,5 +205,8 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     else buffer.push(line);
   }
   if (buffer.length) await flushPaste();
+  // Leaving by a word must not wait for the end of input: a terminal's stdin never ends by itself.
+  rl.close();
+  if ('pause' in o.input) o.input.pause();
   return 0;
 }

@@ -12,6 +12,7 @@ import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, readMigrations } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
 import { playCase, rng, storeCase } from '../store/simulate.ts';
+import { CTRL_D, line, runOnPty } from '../helpers/pty.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 const run = (args: string[], input?: string, env: Record<string, string> = {}) =>
@@ -29,6 +30,13 @@ describe('comfyoom CLI', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  comfyoom ${command}\\b`));
     expect(r.stdout).toMatch(/Everything: comfyoom --help/);
+  });
+
+  it('on a terminal, diagnose with no file says how to end a paste, then diagnoses what was pasted', async () => {
+    const r = await runOnPty([process.execPath, bin, 'diagnose'], [line('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'), CTRL_D]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/^Paste the error or console log, then press Ctrl\+D/);
+    expect(r.out).toMatch(/Diagnosis: Out of GPU memory/);
   });
 
   it('prints help', () => {

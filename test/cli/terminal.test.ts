@@ -15,6 +15,7 @@ import { computeStats } from '../../src/store/stats.ts';
 import { sample } from '../helpers/corpus.ts';
 import { classify, kb } from '../helpers/kb.ts';
 import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
+import { line, runOnPty } from '../helpers/pty.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 /** A log as pasted into the terminal, ended by an empty line; the card is named unless `bare`. */
@@ -135,6 +136,20 @@ describe('terminal mode', () => {
       expect(opened.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
       opened.close();
     }
+  });
+
+  it('on a real terminal (a pseudo-terminal), leaves at once on "quit" or "退出", at the paste prompt and at a step, keeping the case', async () => {
+    const session = (db: string, lines: string[], leave: string) => runOnPty([process.execPath, bin, 'chat', '--db', db], [...lines, leave].map(line), env);
+    for (const leave of ['quit', '退出']) {
+      const r = await session(newDb(), [], leave);
+      expect(r.code, r.out).toBe(0);
+    }
+    const db = newDb();
+    const atStep = await session(db, [...onNvidia(sample('cf-0214').text).split('\n').filter((l) => l.trim()), ''], 'quit');
+    expect(atStep.code, atStep.out).toBe(0);
+    expect(atStep.out).toMatch(/Step 1 of/);
+    expect(atStep.out).toMatch(/Your case stays open/);
+    expect((await onlyCase(db)).row.status).toBe('open');
   });
 
   it('reads the first paste from a file with `chat FILE`', async () => {
