@@ -3,7 +3,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import { wording } from '../classify/wording.ts';
 import type { Kb } from '../kb/load.ts';
-import { M, t, type Lang } from '../i18n/messages.ts';
+import { labelled, listed, M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts, otherAppNote } from '../render/diagnosis-text.ts';
 import { UP_FRONT, type Plan, type PlannedStep } from '../plan/plan.ts';
 import { POLICY, type StepsRecord } from '../learn/index.ts';
@@ -129,7 +129,7 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   // Only steps skipped because the user already has them are news; irrelevant ones are noise. The
   // category and the confidence are for moderators (stats, the CLI's --json), not users.
   const applied = plan.skipped.filter((s) => s.reason === 'already-applied');
-  const notes = [...(d.truncated ? [t(M.truncated, lang)] : []), ...(applied.length ? [`${t(M.skipped, lang)}: ${applied.map((s) => t(s.title, lang)).join('; ')}`] : [])];
+  const notes = [...(d.truncated ? [t(M.truncated, lang)] : []), ...(applied.length ? [labelled(t(M.skipped, lang), listed(applied.map((s) => t(s.title, lang)), lang), lang)] : [])];
   if (notes.length) blocks.push({ kind: 'note', text: notes.join(' · ') });
   if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(M.lowConfidence, lang) });
   const otherApp = otherAppNote(d.facts, lang);
@@ -148,7 +148,7 @@ function renderStep(ctx: RenderContext, stepId: string, index: number, total: nu
   const lang = state.lang;
   const step = kb.steps.get(stepId);
   const planned = ctx.planned.get(stepId);
-  const blocks: Block[] = [{ kind: 'title', text: `${stepPlace(index, total, lang)}: ${step ? t(step.title, lang) : stepId}` }];
+  const blocks: Block[] = [{ kind: 'title', text: labelled(stepPlace(index, total, lang), step ? t(step.title, lang) : stepId, lang) }];
   const record = ctx.learned?.steps.get(stepId);
   if (record && record.tried >= POLICY.showRateAfter) {
     const share = String(Math.round((record.fixed / record.tried) * 100));
@@ -159,13 +159,13 @@ function renderStep(ctx: RenderContext, stepId: string, index: number, total: nu
     blocks.push({ kind: 'text', text: t(planned.text, lang) });
     for (const n of planned.notes) blocks.push({ kind: 'note', text: t(n, lang) });
     for (const s of planned.snippets) {
-      blocks.push({ kind: 'text', text: `${t(s.label, lang)}${s.how ? `: ${t(s.how, lang)}` : ''}` });
+      blocks.push({ kind: 'text', text: s.how ? labelled(t(s.label, lang), t(s.how, lang), lang) : t(s.label, lang) });
       if (s.code) blocks.push({ kind: 'code', text: s.code });
     }
   }
   if (step) {
-    blocks.push({ kind: 'text', text: `${t(M.why, lang)}: ${t(step.why, lang)}` });
-    blocks.push({ kind: 'note', text: `${t(M.verify, lang)}: ${t(step.verify, lang)}` });
+    blocks.push({ kind: 'text', text: labelled(t(M.why, lang), t(step.why, lang), lang) });
+    blocks.push({ kind: 'note', text: labelled(t(M.verify, lang), t(step.verify, lang), lang) });
   }
   blocks.push({ kind: 'note', text: t(C.askResult, lang) });
   return { caseId: state.caseId, blocks, buttons: stepButtons(state.caseId, offer, lang) };
@@ -175,8 +175,9 @@ function triedLines(kb: Kb, tried: Tried[], lang: Lang): string {
   return tried
     .map((x) => {
       const title = kb.steps.get(x.step) ? t(kb.steps.get(x.step)!.title, lang) : x.step;
-      const answer = t(C.answers[x.answer], lang) + (x.reason ? ` (${t(C.reasons[x.reason], lang)})` : '');
-      return `- ${title}: ${answer}`;
+      const reason = x.reason ? t(C.reasons[x.reason], lang) : undefined;
+      const answer = t(C.answers[x.answer], lang) + (reason ? (lang === 'zh' ? `（${reason}）` : ` (${reason})`) : '');
+      return `- ${labelled(title, answer, lang)}`;
     })
     .join('\n');
 }

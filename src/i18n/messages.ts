@@ -5,6 +5,13 @@ export type Lang = 'en' | 'zh';
 
 export const t = (text: Text, lang: Lang) => text[lang];
 
+/** "Label: value", with Chinese's full-width colon (no space after it) in Chinese. */
+export const labelled = (label: string, value: string, lang: Lang) => (lang === 'zh' ? `${label}：${value}` : `${label}: ${value}`);
+/** A heading ending in a colon, full-width in Chinese. */
+export const heading = (label: string, lang: Lang) => `${label}${lang === 'zh' ? '：' : ':'}`;
+/** Items of a list inside a sentence. */
+export const listed = (items: string[], lang: Lang) => items.join(lang === 'zh' ? '；' : '; ');
+
 /** Chinese when the user writes Chinese: more than a few Han characters in the paste. */
 export function detectLang(text: string): Lang {
   const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;

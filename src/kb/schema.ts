@@ -2,10 +2,21 @@
 // a typo fail at load with its file, field and reason instead of surfacing as a wrong answer.
 import { z } from 'zod';
 
+/**
+ * YAML folds a long text's lines with spaces, right for English and wrong for Chinese: no space
+ * goes after full-width punctuation, before an opening one, or between two Han characters. Spaces
+ * around Latin words and code stay.
+ */
+export const joinChinese = (text: string) =>
+  text
+    .replace(/([，。：；！？）」”』、》])[ \t\n]+(?=\S)/gu, '$1')
+    .replace(/[ \t\n]+(?=[（「“『《，。：；！？）」”』、》])/gu, '')
+    .replace(/(\p{sc=Han})[ \t\n]+(?=\p{sc=Han})/gu, '$1');
+
 /** Every user-facing string exists in English and Simplified Chinese. */
 export const Text = z.strictObject({
   en: z.string().trim().min(1),
-  zh: z.string().trim().min(1),
+  zh: z.string().trim().min(1).transform(joinChinese),
 });
 export type Text = z.infer<typeof Text>;
 

@@ -2,7 +2,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import { wording } from '../classify/wording.ts';
 import type { Facts } from '../classify/facts/types.ts';
-import { M, t, type Lang } from '../i18n/messages.ts';
+import { heading, labelled, M, t, type Lang } from '../i18n/messages.ts';
 import { UP_FRONT, type Plan, type SkippedStep } from '../plan/plan.ts';
 import { P } from '../plan/strings.ts';
 import type { Text } from '../kb/schema.ts';
@@ -62,41 +62,42 @@ export function describeFacts(facts: Facts, lang: Lang): [string, string][] {
 export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
   const out: string[] = [];
   const said = wording(d.entry, d.facts);
-  out.push(`${t(M.diagnosis, lang)}: ${t(said.title, lang)}`);
+  out.push(labelled(t(M.diagnosis, lang), t(said.title, lang), lang));
   if (d.confidence < 0.6) out.push(t(M.lowConfidence, lang));
   if (d.truncated) out.push(t(M.truncated, lang));
   const otherApp = otherAppNote(d.facts, lang);
   if (otherApp) out.push(otherApp);
-  out.push('', `${t(M.whatHappened, lang)}:`, t(said.cause, lang));
+  out.push('', heading(t(M.whatHappened, lang), lang), t(said.cause, lang));
   const facts = describeFacts(d.facts, lang);
   if (facts.length) {
-    out.push('', `${t(M.whatTheLogSays, lang)}:`);
-    for (const [k, v] of facts) out.push(`  ${k}: ${v}`);
+    out.push('', heading(t(M.whatTheLogSays, lang), lang));
+    for (const [k, v] of facts) out.push(`  ${labelled(k, v, lang)}`);
   }
   if (d.evidence.length) {
-    out.push('', `${t(M.evidence, lang)}:`);
+    out.push('', heading(t(M.evidence, lang), lang));
     for (const e of d.evidence) out.push(`  L${e.line}: ${e.text.slice(0, 160)}`);
   }
   if (plan.steps.length) {
-    out.push('', `${t(M.plan, lang)}:`);
+    out.push('', heading(t(M.plan, lang), lang));
     plan.steps.forEach((s, i) => {
-      if (i === UP_FRONT) out.push('', `${t(M.moreIdeas, lang)}:`);
-      out.push('', `${i + 1}. ${t(s.title, lang)}  (${t(M.effort, lang)}: ${t(M.effortLevel[s.effort], lang)})`);
+      if (i === UP_FRONT) out.push('', heading(t(M.moreIdeas, lang), lang));
+      const effort = labelled(t(M.effort, lang), t(M.effortLevel[s.effort], lang), lang);
+      out.push('', `${i + 1}. ${t(s.title, lang)}${lang === 'zh' ? `（${effort}）` : `  (${effort})`}`);
       out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
       for (const n of s.notes) out.push(`   ! ${t(n, lang)}`);
       for (const snippet of s.snippets) {
-        out.push(`   ${t(snippet.label, lang)}:${snippet.how ? ` ${t(snippet.how, lang)}` : ''}`);
+        out.push(`   ${snippet.how ? labelled(t(snippet.label, lang), t(snippet.how, lang), lang) : heading(t(snippet.label, lang), lang)}`);
         if (snippet.code) out.push(...snippet.code.split('\n').map((l) => `     ${l}`));
       }
-      out.push(`   ${t(M.why, lang)}: ${t(s.why, lang)}`);
-      out.push(`   ${t(M.verify, lang)}: ${t(s.verify, lang)}`);
+      out.push(`   ${labelled(t(M.why, lang), t(s.why, lang), lang)}`);
+      out.push(`   ${labelled(t(M.verify, lang), t(s.verify, lang), lang)}`);
     });
   }
   if (plan.skipped.length) {
-    out.push('', `${t(M.skipped, lang)}:`);
+    out.push('', heading(t(M.skipped, lang), lang));
     for (const s of plan.skipped) out.push(`  - ${t(s.title, lang)} (${t(SKIP_REASON[s.reason], lang)})`);
   }
-  out.push('', `${t(M.sources, lang)}:`);
+  out.push('', heading(t(M.sources, lang), lang));
   for (const s of d.entry.sources) out.push(`  - ${s.title}: ${s.url}`);
   return out.join('\n');
 }
