@@ -17,7 +17,7 @@ import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
 import { formatStats, parseSince, type Scope } from '../store/stats.ts';
-import { step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
+import { REMIND_AFTER, step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
 import { Pace, weightOf, type Lane } from './pace.ts';
@@ -550,14 +550,15 @@ export class Engine {
   }
 
   /**
-   * Abandons the open cases on `platforms` idle for longer than the idle time; returns what to tell
-   * each. Only a process that can post to a platform sweeps its cases: another one (a Slack bot on
+   * Reminds the open cases on `platforms` idle for half the idle time, once, and abandons those idle
+   * for longer than all of it; returns what to tell each. Only a process that can post to a platform sweeps its cases: another one (a Slack bot on
    * another machine, a terminal on the bot's database) would close them without a word to their users.
    */
   async sweep(platforms: readonly string[]): Promise<{ caseId: string; messages: Message[] }[]> {
     const at = this.now();
     const swept: { caseId: string; messages: Message[] }[] = [];
-    for (const caseId of await this.store.idleOpen(at - this.idleMs, platforms)) {
+    // Halfway through their idle time, cases are reminded once (the machine decides which).
+    for (const caseId of await this.store.idleOpen(at - this.idleMs * REMIND_AFTER, platforms)) {
       const found = await this.store.get(caseId);
       const messages = found ? await this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [];
       if (messages.length) swept.push({ caseId, messages });

@@ -57,6 +57,8 @@ export interface CaseState {
   resolvingStep?: string;
   resolution?: 'confirmed' | 'assumed';
   lastActivity: number;
+  /** Reminded once of the open prompt since the last activity (the idle close comes after it). */
+  reminded?: boolean;
 }
 
 interface Actor {
@@ -92,6 +94,7 @@ export type Record =
   | { type: 'plan_switched'; at: number; credited: string; plan: PlanRef }
   | { type: 'resolved'; at: number; step: string; resolution: 'confirmed' | 'assumed' }
   | { type: 'escalated'; at: number }
+  | { type: 'reminded'; at: number }
   | { type: 'abandoned'; at: number }
   | { type: 'cancelled'; at: number };
 
@@ -115,6 +118,8 @@ export type Reply =
   | { type: 'escalation'; tried: Tried[]; plans: PlanRef[] }
   | { type: 'cancelled' }
   | { type: 'abandoned' }
+  /** Halfway to the idle close: the prompt again, once, with when the case will close. */
+  | { type: 'reminder'; step: string; offer: number; awaiting: CaseState['awaiting'] }
   | { type: 'rejected'; why: 'not_owner' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number }; question?: Question };
 
 export interface Transition {
@@ -124,6 +129,9 @@ export interface Transition {
 }
 
 export const isClosed = (s: CaseState) => s.status !== 'open';
+
+/** A silent case is reminded once, this far into its idle time; it closes at the end of it. */
+export const REMIND_AFTER = 0.5;
 
 /** Folds one record into the state. Total and pure: replaying records rebuilds any state. */
 export function evolve(s: CaseState | undefined, r: Record): CaseState | undefined {
@@ -144,7 +152,9 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
     };
   }
   if (!s) return s;
-  const next: CaseState = { ...s, lastActivity: r.at };
+  if (r.type === 'reminded') return { ...s, reminded: true }; // a reminder is not activity
+  const { reminded: _once, ...rest } = s;
+  const next: CaseState = { ...rest, lastActivity: r.at };
   switch (r.type) {
     case 'offered':
       return { ...settled(next), awaiting: 'answer', index: r.index, offer: r.offer };
@@ -228,7 +238,12 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
   }
   if (!s) return none('unexpected');
   if (c.kind === 'tick') {
-    if (isClosed(s) || c.at - s.lastActivity < c.idleMs) return { records: [], replies: [] };
+    const idle = c.at - s.lastActivity;
+    if (isClosed(s) || idle < c.idleMs * REMIND_AFTER) return { records: [], replies: [] };
+    if (idle < c.idleMs) {
+      if (s.reminded) return { records: [], replies: [] };
+      return { records: [{ type: 'reminded', at: c.at }], replies: [{ type: 'reminder', step: currentStep(s), offer: s.offer, awaiting: s.awaiting }] };
+    }
     return { records: [{ type: 'abandoned', at: c.at }], replies: [{ type: 'abandoned' }] };
   }
   // Closed for silence, not by anyone: "Worked" on the step last shown is still the fix it was.

@@ -304,6 +304,12 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
       case 'abandoned':
         out.push({ caseId, blocks: [{ kind: 'text', text: t(C.abandoned, lang) }] });
         break;
+      case 'reminder': {
+        const buttons = r.awaiting === 'answer' ? stepButtons(caseId, r.offer, lang) : r.awaiting === 'reason' ? reasonButtons(caseId, r.offer, lang) : [stopButton(caseId, r.offer, lang)];
+        const text = r.awaiting === 'answer' ? t(C.reminder, lang).replace('{step}', stepTitle(r.step)) : t(C.reminderOther, lang);
+        out.push({ caseId, blocks: [{ kind: 'text', text }], buttons });
+        break;
+      }
       case 'rejected': {
         const why = t(C.rejected[r.why], lang);
         const current = r.current

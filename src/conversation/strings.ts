@@ -123,6 +123,14 @@ export const C = {
     zh: '我已经没有更多步骤了。下面是已尝试内容的摘要：把它发到 ComfyUI 求助频道或 GitHub issue，那里的人可以接着帮你。',
   },
   cancelled: { en: 'Stopped. Paste a new log any time to start again.', zh: '已结束。随时粘贴新的日志即可重新开始。' },
+  reminder: {
+    en: 'Still there? Did "{step}" help? Press a button, or say it in words ("it worked", "still OOM", "skip"). Without an answer, this case will close soon.',
+    zh: '还在吗？“{step}”有用吗？请按按钮，或直接说（“解决了”“还是显存不足”“跳过”）。如果一直没有回复，这个问题很快会自动关闭。',
+  },
+  reminderOther: {
+    en: 'Still there? This case is waiting for your answer above. Without one, it will close soon.',
+    zh: '还在吗？这个问题还在等你回答上面的提问。如果一直没有回复，它很快会自动关闭。',
+  },
   abandoned: { en: 'This case was closed after a long time without an answer. Paste the log again to restart.', zh: '这个问题长时间没有回复，已自动关闭。重新粘贴日志即可再次开始。' },
   currentStep: { en: 'The case is at {place}: {step}.', zh: '当前进度：{place}：{step}。' },
   rejected: {

@@ -124,6 +124,20 @@ describe('the guided conversation', () => {
     expect(late.state).toMatchObject({ status: 'resolved', resolution: 'confirmed', resolvingStep: s.plan.steps[0] });
   });
 
+  it('reminds a silent case once, halfway to its idle close; an answer starts the count again', () => {
+    const s = open();
+    expect(step(s, { kind: 'tick', at: 2000, idleMs: 5000 }).records).toEqual([]);
+    const half = step(s, { kind: 'tick', at: 3000, idleMs: 5000 });
+    expect(half.records).toEqual([{ type: 'reminded', at: 3000 }]);
+    expect(half.replies).toEqual([{ type: 'reminder', step: s.plan.steps[0], offer: 1, awaiting: 'answer' }]);
+    expect(half.state).toMatchObject({ status: 'open', reminded: true, lastActivity: s.lastActivity });
+    expect(step(half.state, { kind: 'tick', at: 4000, idleMs: 5000 }).records).toEqual([]);
+    expect(step(half.state, { kind: 'tick', at: 6000, idleMs: 5000 }).state).toMatchObject({ status: 'abandoned' });
+    const answered = run(half.state!, act(1, 'skip', 4500)).state;
+    expect(answered.reminded).toBeUndefined();
+    expect(step(answered, { kind: 'tick', at: 7000, idleMs: 5000 }).records).toEqual([{ type: 'reminded', at: 7000 }]);
+  });
+
   it('stops on request', () => {
     expect(run(open(), act(1, 'stop')).state.status).toBe('cancelled');
   });

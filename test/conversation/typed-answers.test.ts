@@ -86,6 +86,13 @@ describeStores('a fix confirmed after the idle close', (stores) => {
       const step = await engine.open(alice, ksampler);
       const caseId = step[0]!.caseId!;
       const worked = step.flatMap((m) => m.buttons ?? []).find((b) => b.label === 'Worked')!.id;
+      clock += 40_000;
+      // Halfway: one reminder with the step's buttons; then silence until the close.
+      const reminded = await engine.sweep(['discord']);
+      expect(reminded.map((s) => s.caseId)).toEqual([caseId]);
+      expect(reminded[0]!.messages[0]!.blocks[0]!.text).toMatch(/^Still there\?/);
+      expect(reminded[0]!.messages[0]!.buttons?.map((b) => b.label)).toContain('Worked');
+      expect(await engine.sweep(['discord'])).toEqual([]);
       clock += 3_600_000;
       expect((await engine.sweep(['discord'])).map((s) => s.caseId)).toEqual([caseId]);
       expect((await store.get(caseId))!.row.status).toBe('abandoned');
