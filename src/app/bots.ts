@@ -38,29 +38,33 @@ export interface RunningAdapter {
 const NOTICES_AT_ONCE = 8;
 
 /**
- * Abandons idle cases (even when nobody writes) and posts each notice where its case lives.
+ * Reminds, then abandons, idle cases (even when nobody writes) and posts each notice where its case lives.
  * A failed post is left for the log: the abandonment is already recorded.
  */
 export async function sweepIdle(engine: Engine, store: CaseStore, adapters: RunningAdapter[], log: Logger): Promise<number> {
   let delivered = 0;
+  let deliveredClosed = 0;
   const swept = await engine.sweep(adapters.map((a) => a.platform));
   let next = 0;
   const notify = async () => {
     while (next < swept.length) {
-      const { caseId, messages } = swept[next++]!;
+      const { caseId, messages, closed } = swept[next++]!;
       try {
         const row = (await store.get(caseId))?.row;
         const adapter = row && adapters.find((r) => r.platform === row.platform);
         if (!row || !adapter) continue;
         await adapter.deliver(row, messages);
         delivered++;
+        if (closed) deliveredClosed++;
       } catch (err) {
         log.warn({ err, caseId }, 'could not post the idle notice');
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(NOTICES_AT_ONCE, swept.length) }, notify));
-  if (swept.length) log.info({ swept: swept.length, delivered }, 'idle cases closed');
+  const closes = swept.filter((s) => s.closed).length;
+  if (closes) log.info({ swept: closes, delivered: deliveredClosed }, 'idle cases closed');
+  if (closes < swept.length) log.info({ reminded: swept.length - closes, delivered: delivered - deliveredClosed }, 'idle cases reminded');
   return delivered;
 }
 

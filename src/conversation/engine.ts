@@ -554,14 +554,14 @@ export class Engine {
    * for longer than all of it; returns what to tell each. Only a process that can post to a platform sweeps its cases: another one (a Slack bot on
    * another machine, a terminal on the bot's database) would close them without a word to their users.
    */
-  async sweep(platforms: readonly string[]): Promise<{ caseId: string; messages: Message[] }[]> {
+  async sweep(platforms: readonly string[]): Promise<{ caseId: string; messages: Message[]; closed: boolean }[]> {
     const at = this.now();
-    const swept: { caseId: string; messages: Message[] }[] = [];
+    const swept: { caseId: string; messages: Message[]; closed: boolean }[] = [];
     // Halfway through their idle time, cases are reminded once (the machine decides which).
     for (const caseId of await this.store.idleOpen(at - this.idleMs * REMIND_AFTER, platforms)) {
       const found = await this.store.get(caseId);
       const messages = found ? await this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [];
-      if (messages.length) swept.push({ caseId, messages });
+      if (messages.length) swept.push({ caseId, messages, closed: at - found!.state.lastActivity >= this.idleMs });
     }
     return swept;
   }
