@@ -1,0 +1,38 @@
+// How people really answered "did it work?" in help threads (test/fixtures/typed-replies.jsonl,
+// each with its source): read for the intent they carry, and never taken for a new log.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { Engine } from '../../src/conversation/engine.ts';
+import { replyReader } from '../../src/conversation/replies.ts';
+import { CaseStore } from '../../src/store/cases.ts';
+import { openDb } from '../../src/store/db.ts';
+import { sqliteSql } from '../../src/store/sql.ts';
+import { kb } from '../helpers/kb.ts';
+
+interface Reply {
+  text: string;
+  lang: 'en' | 'zh';
+  intent: string;
+  source: string;
+}
+const replies = readFileSync(fileURLToPath(new URL('../fixtures/typed-replies.jsonl', import.meta.url)), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Reply);
+/** The table's intents as the reader names them. */
+const AS_READ: Record<string, string> = { 'still-failing': 'failing', 'different-error': 'different', 'could-not-apply': 'could_not_apply' };
+const read = replyReader(kb.replies);
+
+it('reads at least 95% of real replies for the intent they carry, in English and Chinese', () => {
+  const wrong = replies.filter((r) => read(r.text) !== (AS_READ[r.intent] ?? r.intent)).map((r) => `${r.intent} read as ${read(r.text)}: ${r.text}`);
+  expect(replies.filter((r) => r.lang === 'zh').length).toBeGreaterThan(10);
+  expect(wrong.length / replies.length, wrong.join('\n')).toBeLessThanOrEqual(0.05);
+});
+
+it('takes none of them for a new log', async () => {
+  const engine = new Engine({ kb, store: new CaseStore(sqliteSql(openDb(join(mkdtempSync(join(tmpdir(), 'replies-')), 'cases.db')))) });
+  for (const r of replies) expect(await engine.looksLikeLog(r.text), r.text).toBe(false);
+});
