@@ -26,9 +26,10 @@ const replies = readFileSync(fileURLToPath(new URL('../fixtures/typed-replies.js
 const AS_READ: Record<string, string> = { 'still-failing': 'failing', 'different-error': 'different', 'could-not-apply': 'could_not_apply' };
 const read = replyReader(kb.replies);
 
-it('reads at least 95% of real replies for the intent they carry, in English and Chinese', () => {
+it('reads at least 95% of 40 real replies (14 of them Chinese) for the intent they carry', () => {
   const wrong = replies.filter((r) => read(r.text) !== (AS_READ[r.intent] ?? r.intent)).map((r) => `${r.intent} read as ${read(r.text)}: ${r.text}`);
-  expect(replies.filter((r) => r.lang === 'zh').length).toBeGreaterThan(10);
+  expect(replies.length).toBeGreaterThanOrEqual(40);
+  expect(replies.filter((r) => r.lang === 'zh').length).toBeGreaterThanOrEqual(14);
   expect(wrong.length / replies.length, wrong.join('\n')).toBeLessThanOrEqual(0.05);
 });
 
