@@ -584,6 +584,14 @@ export class Engine {
     return this.render([reply], s);
   }
 
+  /** Stops a case nobody could answer (the bot may post neither where it was asked nor to its owner): no stranded open case. */
+  async withdraw(caseId: string): Promise<void> {
+    const found = await this.store.get(caseId);
+    if (!found || found.state.status !== 'open') return;
+    const { state } = found;
+    await this.apply(found, { kind: 'action', action: 'stop', offer: state.offer, at: this.now(), actor: state.owner, moderator: false });
+  }
+
   /** What a case is, for a user coming back to it: its title as they were shown it, and when it opened. */
   async about(caseId: string): Promise<{ title: Text; openedAt: number } | undefined> {
     const found = await this.store.get(caseId);

@@ -350,6 +350,28 @@ describe('what help channels expect (item 6)', () => {
     expect((await h.store.get(caseId))!.row.resolution).toBe('confirmed');
   });
 
+  it('moves a case to the owner\'s DMs when it may not post where it was asked, and stops it when DMs are closed too: no stranded case', async () => {
+    h = await setup();
+    h.fake.fail({ method: 'POST', path: new RegExp(`^/channels/${HELP}/messages$`), status: 403, times: 50 });
+    say(h, HELP, ALICE, `<@${BOT}> ${KSAMPLER}`);
+    const moved = await h.fake.waitFor((c) => c.method === 'POST' && /not allowed to post in the channel/.test(textOf(c)));
+    const dm = /^\/channels\/(\d+)\/messages$/.exec(moved.path)![1]!;
+    expect(h.fake.channels.get(dm)?.type).toBe(1);
+    await h.fake.waitFor((c) => postIn(dm)(c) && /Step 1 of/.test(textOf(c)));
+    await until(() => cases()[0]?.thread === dm);
+    // The case goes on in the DM, typed answers and all.
+    const from = h.fake.calls.length;
+    h.fake.post({ channel_id: dm, channel_type: 1, guild_id: undefined, author: { ...ALICE, discriminator: '0', global_name: 'alice', avatar: null }, content: 'still OOM' });
+    await h.fake.waitFor((c) => postIn(dm)(c) && /Step 2 of/.test(textOf(c)), { from });
+
+    // DMs closed as well: a reaction says it, and the case is stopped rather than left open.
+    h.fake.fail({ method: 'POST', path: /^\/users\/@me\/channels$/, status: 403, code: 50007, times: 5 });
+    say(h, HELP, BOB, `<@${BOT}> ${VAE}`);
+    await h.fake.waitFor((c) => c.method === 'PUT' && /\/reactions\//.test(c.path));
+    await until(() => cases().some((c) => c.user === BOB.id && c.status === 'cancelled'));
+    expect(cases().filter((c) => c.status === 'open').map((c) => c.user)).toEqual([ALICE.id]);
+  });
+
   function forgetCommand() {
     const id = snowflake();
     return {

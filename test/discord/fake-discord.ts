@@ -257,6 +257,16 @@ export async function startFakeDiscord(opts: FakeOptions) {
     if (method === 'POST' && (m = /^\/channels\/(\d+)\/messages$/.exec(path))) {
       return channels.has(m[1]!) ? ok(storeMessage(m[1]!, body)) : notFound(10003);
     }
+    // A user's DM channel with the bot, made on first use and the same after.
+    if (method === 'POST' && path === '/users/@me/channels') {
+      const recipient = String(body?.recipient_id);
+      const existing = [...channels.values()].find((c) => c.type === 1 && (c['recipients'] as { id: string }[] | undefined)?.[0]?.id === recipient);
+      if (existing) return ok(existing);
+      const dm: ApiChannel = { id: snowflake(), type: 1, recipients: [{ id: recipient, username: `user${recipient.slice(-4)}`, discriminator: '0', avatar: null, global_name: null }] };
+      channels.set(dm.id, dm);
+      return ok(dm);
+    }
+    if (method === 'PUT' && /^\/channels\/\d+\/messages\/\d+\/reactions\/[^/]+\/@me$/.test(path)) return { status: 204 };
     if (method === 'GET' && (m = /^\/guilds\/(\d+)$/.exec(path))) {
       return guildIds.includes(m[1]!) ? ok(guildObject(m[1]!)) : notFound(10004);
     }

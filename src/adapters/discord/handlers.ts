@@ -96,6 +96,8 @@ interface Surface {
   channel: Channel | null;
   /** The bot's permissions there when Discord tells us (interactions); otherwise we try and see. */
   perms?: Readonly<PermissionsBitField> | null;
+  /** Where a case goes when nothing can be posted where it was asked for: its owner's DMs. */
+  owner?: { dm(): Promise<{ id: string; send(p: Payload): Promise<{ id: string; channelId: string }> }>; react(emoji: string): Promise<unknown> };
 }
 
 /** A message posted with buttons, by reference: where to take them off again. */
@@ -387,6 +389,7 @@ export class Handlers {
       inChannel: (p) => m.channel.send(p),
       privately: (p) => m.reply(p),
       channel: m.channel,
+      owner: { dm: () => owner.createDM(), react: (emoji) => m.react(emoji) },
     });
   }
 
@@ -442,12 +445,18 @@ export class Handlers {
     const posted = await s.first(this.payload(head)).catch(this.giveUp(`posting the diagnosis of case ${caseId} failed; trying the channel`));
     if (posted && s.channel) await this.posted(head, { id: posted.id, channelId: s.channel.id });
     for (const n of notes) await this.safely('posting a private note', () => s.privately(this.payload(n)));
+    let delivered = 0;
     const inChannel = async (what: string, messages = rest) => {
-      for (const m of messages) await this.safely(what, async () => this.posted(m, (await s.inChannel(this.payload(m))) as { id: string; channelId: string }));
+      for (const m of messages) await this.safely(what, async () => this.posted(m, (await s.inChannel(this.payload(m))) as { id: string; channelId: string }).then(() => delivered++));
       await this.closeLoop(messages);
     };
     // Without its first message there is nothing to grow a thread from; the case goes on in the channel.
-    if (!posted) return inChannel('posting in the channel', [head, ...rest]);
+    if (!posted) {
+      await inChannel('posting in the channel', [head, ...rest]);
+      // Nothing could be posted there (no Send Messages): the case moves to its owner's DMs.
+      if (!delivered && caseId && s.owner) await this.toOwner(s.owner, caseId, [head, ...rest]);
+      return;
+    }
     if (!caseId || !head.opens || s.channel?.isThread() || s.channel?.isDMBased()) return inChannel('posting in the thread');
     const thread = await this.openThread(s, posted.id, threadName(head, 'ComfyOOM'));
     if (thread) {
@@ -464,6 +473,26 @@ export class Handlers {
     const lang = (await this.engine.state(caseId))?.lang ?? 'en';
     await this.safely('posting the no-thread note', () => s.inChannel(textPayload(say(D.noThread, lang))));
     await inChannel('posting in the channel');
+  }
+
+  /**
+   * A case asked for where the bot may not post: it runs in its owner's DMs, which say why; where
+   * DMs are closed too, a reaction on their message says it, and the case is stopped, since nobody
+   * could answer it.
+   */
+  private async toOwner(owner: NonNullable<Surface['owner']>, caseId: string, messages: Message[]): Promise<void> {
+    const lang = (await this.engine.state(caseId))?.lang ?? 'en';
+    try {
+      const dm = await owner.dm();
+      await dm.send(textPayload(say(D.movedToDm, lang)));
+      for (const m of messages) await this.posted(m, await dm.send(this.payload(m)));
+      await this.engine.setThread(caseId, dm.id);
+      await this.closeLoop(messages);
+    } catch (e) {
+      this.log(`cannot reach the owner of case ${caseId} in DMs either; stopping it`, e);
+      await this.engine.withdraw(caseId);
+      await this.safely('reacting to say the bot cannot post here', () => owner.react('🔇'));
+    }
   }
 
   private async openThread(s: Surface, messageId: string, name: string): Promise<ThreadChannel | undefined> {

@@ -6,6 +6,10 @@ type Text = { en: string; zh: string };
 
 export const D = {
   noThread: { en: "I can't open a thread here, so I'll continue in this channel.", zh: '这里无法创建子区，我会在本频道继续。' },
+  movedToDm: {
+    en: "I'm not allowed to post in the channel where you asked (no Send Messages permission there), so your case continues here. Ask a moderator to let me post there.",
+    zh: '我没有在你提问的频道发言的权限（缺少“发送消息”权限），所以在这里继续你的问题。可以请管理员给我那个频道的发言权限。',
+  },
   // Discord caps modal titles and labels at 45 characters, placeholders at 100.
   modalTitle: { en: 'ComfyOOM: paste your error', zh: 'ComfyOOM：粘贴报错' },
   modalLabel: { en: 'Error or console log', zh: '报错或控制台日志' },
