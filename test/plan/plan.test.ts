@@ -207,3 +207,32 @@ describe('the CPU and the MPS cap, where the GPU cannot', () => {
     expect(step({ oom: 'cuda', backend: 'cuda' }, 'mps-watermark', 'mps-oom')).toBeUndefined();
   });
 });
+
+describe('checking what else holds the GPU, with the tool the card has', () => {
+  it('sends only NVIDIA users to nvidia-smi: not a Mac whose log shows no OS line, DirectML, Intel or AMD (kb-audit-2 N2)', () => {
+    const said = (f: Partial<Facts>, entryId: string) => {
+      const s = step(f, 'close-other-gpu-apps', entryId)!;
+      return [s.text.en, ...s.snippets.map((x) => x.code ?? '')].join('\n');
+    };
+    expect(said({ oom: 'mps' }, 'mps-oom')).toMatch(/Activity Monitor/);
+    expect(said({ oom: 'directml', backend: 'directml' }, 'directml-oom')).toMatch(/Task Manager/);
+    expect(said({ oom: 'xpu' }, 'xpu-oom')).toMatch(/Task Manager/);
+    expect(said({ oom: 'hip' }, 'amd-hip-oom')).toMatch(/rocm-smi/);
+    for (const [f, e] of [[{ oom: 'mps' }, 'mps-oom'], [{ oom: 'directml', backend: 'directml' }, 'directml-oom'], [{ oom: 'xpu' }, 'xpu-oom'], [{ oom: 'hip' }, 'amd-hip-oom']] as const) {
+      expect(said(f, e), e).not.toMatch(/nvidia-smi/);
+    }
+    expect(said({ oom: 'cuda' }, 'gpu-oom-sampling')).toMatch(/nvidia-smi/);
+  });
+});
+
+describe('smaller weights a card can use', () => {
+  it('offers no fp8 to a Mac whose log shows no Device line, nor under DirectML (kb-audit-2 N3)', () => {
+    for (const [f, e] of [[{ oom: 'mps' }, 'mps-oom'], [{ oom: 'directml', backend: 'directml' }, 'directml-oom']] as const) {
+      const s = step(f, 'smaller-weights', e)!;
+      expect(s.snippets.map((x) => x.code ?? '').join(' '), e).not.toMatch(/fp8/);
+      expect(s.text.en, e).toMatch(/GGUF/);
+      expect(s.text.en, e).toMatch(/Skip fp8/);
+    }
+    expect(step({ oom: 'cuda', vramGb: 8 }, 'smaller-weights', 'gpu-oom-model-load')!.snippets.map((x) => x.code ?? '').join(' ')).toMatch(/--fp8_e4m3fn-unet/);
+  });
+});
