@@ -62,8 +62,9 @@ const cases = [
   {
     name: 'amd-windows-zluda',
     entry: 'amd-hip-oom',
-    names: ['--use-pytorch-cross-attention', '--disable-smart-memory', '--reserve-vram'],
-    never: ['--windows-standalone-build', '--vram-headroom', '--disable-dynamic-vram', '--disable-pinned-memory'],
+    names: ['--disable-smart-memory', '--reserve-vram'],
+    // ZLUDA's launcher already sets --use-quad-cross-attention; a second attention flag stops ComfyUI.
+    never: ['--use-pytorch-cross-attention', '--windows-standalone-build', '--vram-headroom', '--disable-dynamic-vram', '--disable-pinned-memory'],
     forms: ['ComfyUI-Zluda (comfyui-user.bat)'],
   },
   {
@@ -128,9 +129,10 @@ describe('golden plans for each kind of install', () => {
     expect(reserve.snippets.map((s) => s.code)).toEqual(['python main.py --listen 0.0.0.0 --reserve-vram 1']);
   });
 
-  it('puts a ZLUDA user’s flags into comfyui-user.bat, replacing the attention flag of the same group', () => {
+  it('puts a ZLUDA user’s flags into comfyui-user.bat, adding no second attention flag to the one its launcher sets (kb-audit-2 N1)', () => {
     const { plan } = drawn('amd-windows-zluda');
     const attention = plan.steps.find((s) => s.id === 'attention-and-smart-memory')!;
-    expect(attention.snippets.map((s) => s.code)).toEqual(['set "COMMANDLINE_ARGS=… --use-pytorch-cross-attention --disable-smart-memory"']);
+    expect(attention.snippets.map((s) => s.code)).toEqual(['set "COMMANDLINE_ARGS=… --disable-smart-memory"']);
+    expect(attention.text.en).toMatch(/Keep the attention flag your ZLUDA launcher sets/);
   });
 });
