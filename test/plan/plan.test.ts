@@ -236,3 +236,12 @@ describe('smaller weights a card can use', () => {
     expect(step({ oom: 'cuda', vramGb: 8 }, 'smaller-weights', 'gpu-oom-model-load')!.snippets.map((x) => x.code ?? '').join(' ')).toMatch(/--fp8_e4m3fn-unet/);
   });
 });
+
+describe('a PyTorch build the card can run', () => {
+  it('sends RTX 50 cards to cu128 and GTX 10 cards and older to the cu126 build, not to the latest portable (kb-audit-2 N5)', () => {
+    const s = step({ oom: undefined, gpuVendor: 'nvidia', backend: 'cuda' }, 'update-pytorch-for-gpu', 'no-kernel-image')!;
+    expect(s.text.en).toMatch(/RTX 50 series card, install a cu128/);
+    expect(s.text.en).toMatch(/GTX 10 series card or older, use\s+the cu126 build/);
+    expect(s.text.en).toMatch(/ComfyUI_windows_portable_nvidia_cu126\.7z/);
+  });
+});
