@@ -245,3 +245,14 @@ describe('a PyTorch build the card can run', () => {
     expect(s.text.en).toMatch(/ComfyUI_windows_portable_nvidia_cu126\.7z/);
   });
 });
+
+describe("the Desktop app's own port", () => {
+  it('sends /free and /system_stats to port 8000 for a Desktop install, 8188 for the rest (kb-audit-2 N6)', () => {
+    const code = (f: Partial<Facts>, id: string) => step(f, id, 'gpu-oom-other')!.snippets.map((s) => s.code ?? '').join('\n');
+    for (const id of ['free-memory-between-runs', 'share-full-log']) {
+      expect(code({ install: 'desktop', os: 'windows' }, id), id).toMatch(/127\.0\.0\.1:8000\//);
+      expect(code({ install: 'desktop', os: 'windows' }, id), id).not.toMatch(/8188/);
+      expect(code({ install: 'portable', os: 'windows' }, id), id).toMatch(/127\.0\.0\.1:8188\//);
+    }
+  });
+});
