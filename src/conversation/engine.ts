@@ -543,16 +543,17 @@ export class Engine {
       records.push(...t.records);
       replies = t.replies;
       now = t.state ?? now;
-      if (!t.state) break;
+      if (!t.records.length) break; // refused (stale, closed): the rest would be too
     }
-    if (!(await this.store.append(state.caseId, records, now, { seq: found.seq }))) return this.again(state.caseId, (f) => this.answer(f, text, origin));
+    if (records.length && !(await this.store.append(state.caseId, records, now, { seq: found.seq }))) return this.again(state.caseId, (f) => this.answer(f, text, origin));
     return this.render(replies, now);
   }
 
   /**
    * Reminds the open cases on `platforms` idle for half the idle time, once, and abandons those idle
-   * for longer than all of it; returns what to tell each. Only a process that can post to a platform sweeps its cases: another one (a Slack bot on
-   * another machine, a terminal on the bot's database) would close them without a word to their users.
+   * for longer than all of it; returns what to tell each. Only a process that can post to a platform
+   * sweeps its cases: another one (a Slack bot on another machine, a terminal on the bot's database)
+   * would close them without a word to their users.
    */
   async sweep(platforms: readonly string[]): Promise<{ caseId: string; messages: Message[]; closed: boolean }[]> {
     const at = this.now();

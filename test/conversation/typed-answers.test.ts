@@ -58,6 +58,14 @@ describeStores('typed answers at a step', (stores) => {
     expect((await cannot.engine.state(cannot.caseId))!.tried.at(-1)).toMatchObject({ answer: 'failed', reason: 'could_not_apply' });
   });
 
+  it("someone else's words change nothing and store nothing", async () => {
+    const { engine, caseId, first, added } = await setup();
+    const out = await engine.paste(caseId, 'still OOM', { ...alice, user: 'bob' });
+    expect(out.every((m) => m.ephemeral)).toBe(true);
+    expect(await added()).toEqual([]);
+    expect((await engine.state(caseId))!.index).toBe(first.index);
+  });
+
   it('a question about the step shows it again, records nothing', async () => {
     const { engine, caseId, first, added } = await setup();
     const out = await engine.paste(caseId, 'does --lowvram help with OOM?', alice);
