@@ -17,7 +17,7 @@ import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
 import { formatStats, parseSince, type Scope } from '../store/stats.ts';
-import { REMIND_AFTER, step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
+import { idleCloses, REMIND_AFTER, step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
 import { Pace, weightOf, type Lane } from './pace.ts';
@@ -490,13 +490,13 @@ export class Engine {
     if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
     if (problem) return [problem];
-    const c = await this.classify(text);
+    // Words in a case ("still OOM", "thanks, trying now") are an answer, not a log: only console
+    // output may switch or resolve the plan. A sentence needs no classifying to know it.
+    const c = isSentence(text) ? undefined : await this.classify(text);
     await this.writable();
     const { state } = found;
     const asking = state.awaiting === 'question' ? state.question : undefined;
-    // Words in a case ("still OOM", "thanks, trying now") are an answer, not a log: only console
-    // output may switch or resolve the plan.
-    if (!isErrorShaped(c.diagnosis.facts) || isSentence(text)) {
+    if (!c || !isErrorShaped(c.diagnosis.facts)) {
       const typed = asking && readTyped(asking, text, this.stages);
       if (typed) return this.clarify(found, state.offer, typed, origin);
       return this.answer(found, text, origin);
@@ -562,7 +562,7 @@ export class Engine {
     for (const caseId of await this.store.idleOpen(at - this.idleMs * REMIND_AFTER, platforms)) {
       const found = await this.store.get(caseId);
       const messages = found ? await this.apply(found, { kind: 'tick', at, idleMs: this.idleMs }) : [];
-      if (messages.length) swept.push({ caseId, messages, closed: at - found!.state.lastActivity >= this.idleMs });
+      if (messages.length) swept.push({ caseId, messages, closed: idleCloses(found!.state, at, this.idleMs) });
     }
     return swept;
   }

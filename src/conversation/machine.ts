@@ -133,6 +133,9 @@ export const isClosed = (s: CaseState) => s.status !== 'open';
 /** A silent case is reminded once, this far into its idle time; it closes at the end of it. */
 export const REMIND_AFTER = 0.5;
 
+/** Whether a tick at `at` closes an open case for silence (the sweep says so to its log). */
+export const idleCloses = (s: CaseState, at: number, idleMs: number) => !isClosed(s) && at - s.lastActivity >= idleMs;
+
 /** Folds one record into the state. Total and pure: replaying records rebuilds any state. */
 export function evolve(s: CaseState | undefined, r: Record): CaseState | undefined {
   if (r.type === 'opened') {
@@ -240,7 +243,7 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
   if (c.kind === 'tick') {
     const idle = c.at - s.lastActivity;
     if (isClosed(s) || idle < c.idleMs * REMIND_AFTER) return { records: [], replies: [] };
-    if (idle < c.idleMs) {
+    if (!idleCloses(s, c.at, c.idleMs)) {
       if (s.reminded) return { records: [], replies: [] };
       return { records: [{ type: 'reminded', at: c.at }], replies: [{ type: 'reminder', step: currentStep(s), offer: s.offer, awaiting: s.awaiting }] };
     }
