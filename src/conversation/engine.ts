@@ -421,7 +421,7 @@ export class Engine {
       if (created.by === 'source') return this.alreadyOpened(created.existing, lang);
       return (await this.state(created.existing))?.owner === origin.user ? this.paste(created.existing, text, origin) : this.draft(origin, text, lang);
     }
-    const diagnosis: Message = { ...withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, caseId), lang), opens: true };
+    const diagnosis: Message = { ...withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, { caseId, diagnosis: state.diagnosis ?? 0 }), lang), opens: true };
     if (!origin.lang && lang === 'zh' && TRADITIONAL.test(origin.locale ?? '')) diagnosis.blocks.push({ kind: 'note', text: C.simplifiedNote.zh });
     return [diagnosis, ...(await this.render(t.replies, state))];
   }
@@ -436,9 +436,20 @@ export class Engine {
     }
     if ('show' in choice) return this.showCurrent(found, origin);
     if ('question' in choice) return this.clarify(found, choice.offer, { question: choice.question, choice: choice.choice }, origin);
+    if ('doubt' in choice) return this.doubt(found, choice.offer, origin);
     const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
     const command: Command = 'action' in choice ? { kind: 'action', offer: choice.offer, action: choice.action, ...who } : { kind: 'reason', offer: choice.offer, reason: choice.reason, ...who };
     return this.apply(found, command);
+  }
+
+  /**
+   * "That's not my problem" (pressed on diagnosis number `diagnosis`, or typed): the question that
+   * could tell the case apart, when one is left, else the whole log.
+   */
+  private async doubt(found: Stored, diagnosis: number, origin: Origin): Promise<Message[]> {
+    const question = nextQuestion(JSON.parse(found.row.facts) as Facts, found.state.clarified, this.judge);
+    const who = { at: this.now(), actor: origin.user, moderator: origin.moderator ?? false };
+    return this.apply(found, { kind: 'doubt', diagnosis, ...who, ...(question ? { question } : {}) });
   }
 
   /** "Show current step": for the owner and moderators in the case's thread, for anyone else privately. */
@@ -527,6 +538,7 @@ export class Engine {
     // A case closed for silence still takes its fix ("it worked", days later); the machine refuses the rest.
     if (state.status !== 'open' && state.status !== 'abandoned') return this.current(state.caseId);
     const presses = pressesFor(this.readReply(text), state.awaiting);
+    if (presses === 'doubt') return this.doubt(found, state.diagnosis ?? 0, origin);
     if (presses === 'ask') return this.render([{ type: 'ask_outcome', step: state.plan.steps[state.index]!, offer: state.offer }], state);
     if (presses === 'wait') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.takeYourTime[state.lang] }] }];
     if (presses === 'show') {
@@ -591,6 +603,26 @@ export class Engine {
     if (!found || found.state.status !== 'open') return;
     const { state } = found;
     await this.apply(found, { kind: 'action', action: 'stop', offer: state.offer, at: this.now(), actor: state.owner, moderator: false });
+  }
+
+  /**
+   * A moderator's correction: case `caseId` really was kb entry `entryId`. Stats count it under
+   * that entry from now on, and the learning counts move its first diagnosis's outcomes there. Only
+   * cases in the moderator's `scope` (their server or workspace) are found; the CLI has none.
+   */
+  async relabel(caseId: string, entryId: string, who: { actor: string; moderator: boolean; lang: Lang; scope?: Scope }): Promise<Message[]> {
+    const say = (text: string): Message[] => [{ ephemeral: true, blocks: [{ kind: 'text', text }] }];
+    const found = await this.store.get(caseId);
+    const inScope = found && (who.scope?.platform ?? found.row.platform) === found.row.platform && (who.scope?.server ?? found.row.server) === found.row.server;
+    if (!found || !inScope) return say(C.rejected.unexpected[who.lang]);
+    const entry = this.kb.entries.find((e) => e.id === entryId.trim());
+    if (!entry) return say(C.unknownEntry[who.lang].replace('{entry}', entryId.trim().slice(0, 80)).replace('{entries}', nearestEntries(this.kb, entryId).join(', ')));
+    const { state } = found;
+    const t = step(state, { kind: 'relabel', entry: entry.id, at: this.now(), actor: who.actor, moderator: who.moderator });
+    const diagnosis = t.records.length ? { category: entry.category, entry: entry.id, facts: JSON.parse(found.row.facts) as Facts } : undefined;
+    const after = t.state ?? state;
+    if (!(await this.store.append(caseId, t.records, after, { seq: found.seq, ...(diagnosis ? { diagnosis } : {}) }))) return this.relabel(caseId, entryId, who);
+    return renderReplies(t.replies, { kb: this.kb, state: { ...after, lang: who.lang }, facts: [], planned: new Map() });
   }
 
   /** What a case is, for a user coming back to it: its title as they were shown it, and when it opened. */
@@ -775,6 +807,16 @@ export class Engine {
       learned: await this.learner.record(state.plan.entry),
     });
   }
+}
+
+/** The kb's entry ids closest to what was typed (shared words first), for a relabel that names none. */
+function nearestEntries(kb: Kb, typed: string): string[] {
+  const words = typed.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const shared = (id: string) => words.filter((w) => id.includes(w)).length;
+  return kb.entries
+    .map((e) => e.id)
+    .sort((a, b) => shared(b) - shared(a) || a.localeCompare(b))
+    .slice(0, 5);
 }
 
 const PLATFORM_NAMES: Record<string, string> = { discord: 'Discord', slack: 'Slack', terminal: 'the terminal' };

@@ -59,6 +59,12 @@ export interface CaseState {
   lastActivity: number;
   /** Reminded once of the open prompt since the last activity (the idle close comes after it). */
   reminded?: boolean;
+  /** Diagnoses shown so far, less one: a "That's not my problem" button carries the one it doubts. */
+  diagnosis?: number;
+  /** The user said the diagnosis is not their problem: the next log replaces the plan, crediting nothing. */
+  doubted?: true;
+  /** A moderator's correction of the case's diagnosis (see src/learn/outcomes.ts). */
+  relabelled?: string;
 }
 
 interface Actor {
@@ -78,6 +84,10 @@ export type Command =
   /** `notApplied`: the log shows the step on screen never took effect (ComfyUI refused its flag, PyTorch ignored it). */
   | ({ kind: 'log'; plan: PlanRef; oom: boolean; question?: Question; notApplied?: true } & Actor)
   | ({ kind: 'clarify'; offer: number; question: Question; choice: Choice; typed?: true; node?: string; plan: PlanRef; next?: Question } & Actor)
+  /** "That's not my problem", about the diagnosis shown as number `diagnosis`; `question` is the one that could tell, if any. */
+  | ({ kind: 'doubt'; diagnosis: number; question?: Question } & Actor)
+  /** A moderator names the entry the case really was. */
+  | ({ kind: 'relabel'; entry: string } & Actor)
   | { kind: 'tick'; at: number; idleMs: number };
 
 export type Record =
@@ -92,6 +102,10 @@ export type Record =
   | { type: 'answered'; at: number; step: string; answer: Answer; reason?: Reason }
   | { type: 'log_pasted'; at: number; entry: string; category: string; oom: boolean; same: boolean }
   | { type: 'plan_switched'; at: number; credited: string; plan: PlanRef }
+  /** The user said the diagnosis `entry` is not their problem. */
+  | { type: 'misdiagnosed'; at: number; entry: string }
+  /** A moderator said the case really was `entry` (`by`: who). */
+  | { type: 'relabelled'; at: number; entry: string; by: string }
   | { type: 'resolved'; at: number; step: string; resolution: 'confirmed' | 'assumed' }
   | { type: 'escalated'; at: number }
   | { type: 'reminded'; at: number }
@@ -107,8 +121,11 @@ export type Reply =
   | { type: 'question'; question: Question; offer: number }
   /** `replanned` names the new entry when the answer changed the plan and its steps follow. */
   | { type: 'clarified'; choice: Choice; node?: string; replanned?: string }
-  /** A log pasted while the question was open: it tells more, and its plan replaces the first. */
-  | { type: 'rediagnosed'; entry: string }
+  /** A log pasted while the question was open (or the diagnosis doubted): it tells more, and its plan replaces the first. */
+  | { type: 'rediagnosed'; entry: string; doubted?: true }
+  /** "That's not my problem" taken: a question follows, or (`askLog`) the whole log is asked for. */
+  | { type: 'misdiagnosed'; askLog: boolean; offer: number }
+  | { type: 'relabelled'; entry: string }
   | { type: 'resolved'; step: string; resolution: 'confirmed' | 'assumed' }
   | { type: 'same_failure'; step: string }
   /** The new log shows the step never took effect; `entry` is what the log itself is. */
@@ -120,7 +137,7 @@ export type Reply =
   | { type: 'abandoned' }
   /** Halfway to the idle close: the prompt again, once, with when the case will close. */
   | { type: 'reminder'; step: string; offer: number; awaiting: CaseState['awaiting'] }
-  | { type: 'rejected'; why: 'not_owner' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number }; question?: Question };
+  | { type: 'rejected'; why: 'not_owner' | 'not_moderator' | 'stale' | 'closed' | 'unexpected'; current?: { step: string; index: number; total: number }; question?: Question };
 
 export interface Transition {
   state: CaseState | undefined;
@@ -156,6 +173,7 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
   }
   if (!s) return s;
   if (r.type === 'reminded') return { ...s, reminded: true }; // a reminder is not activity
+  if (r.type === 'relabelled') return { ...s, relabelled: r.entry }; // nor is a moderator's correction
   const { reminded: _once, ...rest } = s;
   const next: CaseState = { ...rest, lastActivity: r.at };
   switch (r.type) {
@@ -166,7 +184,9 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
     case 'clarified':
       return { ...replaceFirstPlan(settled(next), r.plan), clarified: [...s.clarified, r.question] };
     case 'replanned':
-      return replaceFirstPlan(settled(next), r.plan);
+      return { ...replaceFirstPlan(settled(next), r.plan), diagnosis: (s.diagnosis ?? 0) + 1 };
+    case 'misdiagnosed':
+      return { ...next, doubted: true };
     case 'asked_reason':
       return { ...next, awaiting: 'reason', offer: r.offer };
     case 'asked_log':
@@ -176,7 +196,7 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
     case 'log_pasted':
       return next;
     case 'plan_switched':
-      return { ...next, plan: r.plan, index: 0, plans: [...s.plans, r.plan] };
+      return { ...next, plan: r.plan, index: 0, plans: [...s.plans, r.plan], diagnosis: (s.diagnosis ?? 0) + 1 };
     case 'resolved':
       return { ...next, status: 'resolved', resolvingStep: r.step, resolution: r.resolution };
     case 'escalated':
@@ -188,9 +208,9 @@ export function evolve(s: CaseState | undefined, r: Record): CaseState | undefin
   }
 }
 
-/** The state without an open question (answered, or made moot by a new log). */
+/** The state without an open question or doubt (answered, or made moot by a new log). */
 function settled(s: CaseState): CaseState {
-  const { question: _done, ...rest } = s;
+  const { question: _done, doubted: _replaced, ...rest } = s;
   return rest;
 }
 
@@ -249,6 +269,11 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
     }
     return { records: [{ type: 'abandoned', at: c.at }], replies: [{ type: 'abandoned' }] };
   }
+  if (c.kind === 'relabel') {
+    // A correction for stats and learning, open case or closed: the conversation goes on as it was.
+    if (!c.moderator) return none('not_moderator');
+    return { records: [{ type: 'relabelled', at: c.at, entry: c.entry, by: c.actor }], replies: [{ type: 'relabelled', entry: c.entry }] };
+  }
   // Closed for silence, not by anyone: "Worked" on the step last shown is still the fix it was.
   const lateFix = s.status === 'abandoned' && c.kind === 'action' && c.action === 'worked' && c.offer === s.offer && s.awaiting === 'answer';
   if (isClosed(s) && !lateFix) return none('closed');
@@ -281,6 +306,18 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
     }
   }
 
+  if (c.kind === 'doubt') {
+    // Only the diagnosis on screen can be doubted, once: an older one's button, or a second press, is stale.
+    if (c.diagnosis !== (s.diagnosis ?? 0) || s.doubted) return none('stale');
+    const offer = s.offer + 1;
+    const doubted: Record = { type: 'misdiagnosed', at: c.at, entry: s.plan.entry };
+    const follow: Record = c.question ? { type: 'asked', at: c.at, question: c.question, offer } : { type: 'asked_log', at: c.at, step, offer };
+    return {
+      records: [doubted, follow],
+      replies: [{ type: 'misdiagnosed', askLog: !c.question, offer }, ...(c.question ? [{ type: 'question' as const, question: c.question, offer }] : [])],
+    };
+  }
+
   if (c.kind === 'reason') {
     if (c.offer !== s.offer || s.awaiting !== 'reason') return none('stale');
     const answered: Record = { type: 'answered', at: c.at, step, answer: 'failed', reason: c.reason };
@@ -305,14 +342,15 @@ export function decide(s: CaseState | undefined, c: Command): { records: Record[
     };
   }
 
-  if (s.awaiting === 'question') {
-    // Nothing has been tried yet, so the new log needs no credit: what it shows replaces what the
-    // first one could not tell, and its own open question (if any) is asked instead.
+  if (s.awaiting === 'question' || s.doubted) {
+    // Nothing has been tried yet, or the plan was for another problem, so the new log needs no
+    // credit: what it shows replaces what the first one could not tell (or told wrong), and its
+    // own open question (if any) is asked instead.
     const pasted: Record = { type: 'log_pasted', at: c.at, entry: c.plan.entry, category: c.plan.category, oom: c.oom, same: c.oom && c.plan.category === s.plan.category };
     const replanned: Record = { type: 'replanned', at: c.at, plan: c.plan };
     const after = evolve(evolve(s, pasted), replanned)!;
     const follow = c.question && !s.clarified.includes(c.question) ? ask(after, c.question, c.at) : offerFrom(after, 0, c.at);
-    return { records: [pasted, replanned, ...follow.records], replies: [{ type: 'rediagnosed', entry: c.plan.entry }, ...follow.replies] };
+    return { records: [pasted, replanned, ...follow.records], replies: [{ type: 'rediagnosed', entry: c.plan.entry, ...(s.doubted ? { doubted: true as const } : {}) }, ...follow.replies] };
   }
 
   // A new log, pasted at any point of an open case.

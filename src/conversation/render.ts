@@ -40,13 +40,15 @@ export interface Message {
 const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };
 const REASON_CODES: Record<Reason, string> = { same: 'rs', different: 'rd', could_not_apply: 'ra' };
 
-export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason } | { question: Question; choice: Choice } | { show: true });
+export type ButtonChoice = { caseId: string; offer: number } & ({ action: Action } | { reason: Reason } | { question: Question; choice: Choice } | { show: true } | { doubt: true });
 
 /** Buttons that are not about a step: open one's own case from a draft, confirm or cancel forgetting. */
 export const DRAFT_PREFIX = 'coomd:';
 export const FORGET_PREFIX = 'coomf:';
 /** "Show current step": valid whatever the case's offer, so it stays on every message of the case. */
 const SHOW_CODE = 'c';
+/** "That's not my problem": carries the number of the diagnosis it doubts where others carry an offer. */
+const DOUBT_CODE = 'm';
 
 export const buttonId = (caseId: string, offer: number, code: string) => `coom:${caseId}:${offer}:${code}`;
 
@@ -56,6 +58,7 @@ export function parseButtonId(id: string): ButtonChoice | undefined {
   if (!m) return undefined;
   const [, caseId, offer, code] = m as unknown as [string, string, string, string];
   if (code === SHOW_CODE) return { caseId, offer: Number(offer), show: true };
+  if (code === DOUBT_CODE) return { caseId, offer: Number(offer), doubt: true };
   const action = (Object.keys(ACTION_CODES) as Action[]).find((a) => ACTION_CODES[a] === code);
   if (action) return { caseId, offer: Number(offer), action };
   const reason = (Object.keys(REASON_CODES) as Reason[]).find((r) => REASON_CODES[r] === code);
@@ -116,7 +119,8 @@ function renderQuestion(state: CaseState, question: Question, offer: number): Me
   };
 }
 
-export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, caseId?: string): Message {
+/** A diagnosis of an open case (number `diagnosis` of it) carries "That's not my problem". */
+export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, of?: { caseId: string; diagnosis: number }): Message {
   const said = wording(d.entry, d.facts);
   const blocks: Block[] = [
     { kind: 'title', text: t(said.title, lang) },
@@ -134,7 +138,8 @@ export function renderDiagnosisMessage(d: Diagnosis, plan: Plan, lang: Lang, cas
   if (d.confidence < 0.6) blocks.push({ kind: 'note', text: t(M.lowConfidence, lang) });
   const otherApp = otherAppNote(d.facts, lang);
   if (otherApp) blocks.push({ kind: 'note', text: otherApp });
-  return { ...(caseId ? { caseId } : {}), blocks };
+  if (!of) return { blocks };
+  return { caseId: of.caseId, blocks, buttons: [{ id: buttonId(of.caseId, of.diagnosis, DOUBT_CODE), label: t(C.buttons.notMine, lang), style: 'secondary' }] };
 }
 
 /** "Step 2 of 5" among the steps planned up front; past them, "One more idea (1 of 9)". */
@@ -220,6 +225,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
   const caseId = state.caseId;
   const out: Message[] = [];
   const stepTitle = (id: string) => (kb.steps.get(id) ? t(kb.steps.get(id)!.title, lang) : id);
+  const ofCase = { caseId, diagnosis: state.diagnosis ?? 0 };
   for (const r of replies) {
     switch (r.type) {
       case 'step':
@@ -246,9 +252,21 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
         break;
       }
       case 'rediagnosed':
-        out.push({ caseId, blocks: [{ kind: 'text', text: t(C.rediagnosed, lang) }] });
-        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        out.push({ caseId, blocks: [{ kind: 'text', text: t(r.doubted ? C.rediagnosedDoubted : C.rediagnosed, lang) }] });
+        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, ofCase));
         break;
+      case 'misdiagnosed':
+        out.push({
+          caseId,
+          blocks: [{ kind: 'text', text: t(C.misdiagnosed, lang) }, ...(r.askLog ? [{ kind: 'text' as const, text: t(C.misdiagnosedAskLog, lang) }] : [])],
+          ...(r.askLog ? { buttons: [stopButton(caseId, r.offer, lang)] } : {}),
+        });
+        break;
+      case 'relabelled': {
+        const entry = kb.entries.find((e) => e.id === r.entry);
+        out.push({ caseId, ephemeral: true, blocks: [{ kind: 'text', text: t(C.relabelled, lang).replace('{entry}', entry ? t(entry.title, lang) : r.entry) }] });
+        break;
+      }
       case 'resolved':
         out.push({
           caseId,
@@ -264,7 +282,7 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
         // A log that is itself an explanation (a refused flag, an ignored setting) is shown with what its plan says of the flags.
         const explained = ctx.newDiagnosis && ctx.newDiagnosis.diagnosis.category === 'not_oom' ? ctx.newDiagnosis : undefined;
         if (explained) {
-          const message = renderDiagnosisMessage(explained.diagnosis, explained.plan, lang, caseId);
+          const message: Message = { ...renderDiagnosisMessage(explained.diagnosis, explained.plan, lang), caseId };
           for (const n of explained.plan.steps[0]?.notes ?? []) message.blocks.push({ kind: 'note', text: t(n, lang) });
           out.push(message);
         }
@@ -279,11 +297,11 @@ export function renderReplies(replies: Reply[], ctx: RenderContext): Message[] {
           caseId,
           blocks: [{ kind: 'text', text: t(C.progress, lang).replace('{step}', stepTitle(r.credited)).replace('{entry}', to ? t(to.title, lang) : r.to.category) }],
         });
-        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, ofCase));
         break;
       }
       case 'new_error':
-        if (ctx.newDiagnosis) out.push(renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang, caseId));
+        if (ctx.newDiagnosis) out.push({ ...renderDiagnosisMessage(ctx.newDiagnosis.diagnosis, ctx.newDiagnosis.plan, lang), caseId });
         break;
       case 'escalation': {
         const summary = escalationSummary(kb, state, ctx.facts, lang);

@@ -46,10 +46,11 @@ const REASON_OF: Partial<Record<ReplyIntent, Reason>> = { failing: 'same', diffe
  * What a reply stands for where the case waits: the buttons to press, in order; `show` to put the
  * prompt again (a question about the step gets it back with its why; a log asked for is still
  * wanted); `wait` for someone about to try the step; `ask` when the words do not say whether it
- * worked. Stop is understood at every prompt.
+ * worked; `doubt` for "that's not my problem". Stop and doubt are understood at every prompt.
  */
-export function pressesFor(intent: ReplyIntent | undefined, awaiting: CaseState['awaiting']): Press[] | 'show' | 'ask' | 'wait' {
+export function pressesFor(intent: ReplyIntent | undefined, awaiting: CaseState['awaiting']): Press[] | 'show' | 'ask' | 'wait' | 'doubt' {
   if (intent === 'stop') return [{ action: 'stop' }];
+  if (intent === 'wrong') return 'doubt';
   const reason = intent && REASON_OF[intent];
   switch (awaiting) {
     case 'answer':

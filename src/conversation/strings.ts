@@ -10,6 +10,7 @@ export const C = {
     different: { en: 'A different error', zh: '换了一个错误' },
     couldNotApply: { en: "Couldn't apply it", zh: '没法照做' },
     showCurrent: { en: 'Show current step', zh: '显示当前步骤' },
+    notMine: { en: "That's not my problem", zh: '不是我的问题' },
     openOwn: { en: 'Open my own case', zh: '单独开一个问题' },
     forgetConfirm: { en: 'Delete them', zh: '确认删除' },
     forgetCancel: { en: 'Cancel', zh: '取消' },
@@ -65,6 +66,17 @@ export const C = {
   clarifiedReplanned: { en: 'Got it: {answer}. So this is: {entry}. Here are the fixes for that.', zh: '明白了：{answer}。那么问题是：{entry}。下面是对应的修复步骤。' },
   clarifiedUnknown: { en: 'No problem: I will go by what the log shows.', zh: '没关系，我就按日志里的信息来。' },
   rediagnosed: { en: 'That log tells me more, so the question is settled:', zh: '这份日志提供了更多信息，刚才的问题不用回答了：' },
+  rediagnosedDoubted: { en: 'Thanks. From this log, the diagnosis is:', zh: '谢谢。根据这份日志，新的诊断是：' },
+  misdiagnosed: {
+    en: 'Sorry, I read your log wrong. I will diagnose it again and count this case apart, so the wrong diagnosis does not teach me.',
+    zh: '抱歉，我看错了你的日志。我会重新诊断，并把这次记为误诊，错误的诊断不会计入我的经验。',
+  },
+  misdiagnosedAskLog: {
+    en: 'Paste the whole console log, from the line where ComfyUI starts to the error (as a .txt file if it is long), or a screenshot of the error.',
+    zh: '请粘贴完整的控制台日志：从 ComfyUI 启动的那一行一直到报错（太长就存成 .txt 文件上传），或者发一张报错截图。',
+  },
+  unknownEntry: { en: 'There is no kb entry "{entry}". Entries whose names come closest: {entries}.', zh: 'kb 里没有“{entry}”这个条目。名称最接近的条目：{entries}。' },
+  relabelled: { en: 'Relabelled: this case now counts as "{entry}" in stats and learning.', zh: '已更正：这个问题在统计和学习中改记为「{entry}」。' },
   typedUnknown: { en: 'I could not read "{text}" as an answer. Choose one of the answers above.', zh: '无法把“{text}”当作回答。请选择上面的一个答案。' },
   currentQuestion: { en: 'The current question is: {question}', zh: '当前的问题是：{question}' },
   stepOf: { en: 'Step {n} of {total}', zh: '第 {n} 步（共 {total} 步）' },
@@ -135,6 +147,7 @@ export const C = {
   currentStep: { en: 'The case is at {place}: {step}.', zh: '当前进度：{place}：{step}。' },
   rejected: {
     not_owner: { en: 'Only the person who opened this case (or a moderator) can answer its buttons.', zh: '只有发起这个问题的人（或管理员）才能点这些按钮。' },
+    not_moderator: { en: 'Only moderators can relabel a case.', zh: '只有管理员才能更正问题的诊断。' },
     stale: { en: 'That button belongs to an earlier question, so I ignored it.', zh: '这个按钮属于之前的问题，已忽略。' },
     closed: { en: 'This case is already closed. Paste a new log to start a new one.', zh: '这个问题已经结束。粘贴新的日志即可开始新的诊断。' },
     unexpected: { en: 'I could not find that case. Paste the log again to start over.', zh: '找不到这个问题记录。请重新粘贴日志。' },

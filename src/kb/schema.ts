@@ -247,7 +247,7 @@ export function knownIssueLead(k: KnownIssue): Lead {
 }
 
 /** What a typed reply at a step means, as the buttons would say it (kb/replies.yaml). */
-export const REPLY_INTENTS = ['stop', 'different', 'failing', 'could_not_apply', 'worked', 'skip', 'trying', 'question', 'thanks'] as const;
+export const REPLY_INTENTS = ['stop', 'different', 'failing', 'could_not_apply', 'worked', 'skip', 'trying', 'question', 'thanks', 'wrong'] as const;
 export type ReplyIntent = (typeof REPLY_INTENTS)[number];
 
 /** Words that carry one intent, tried in the file's order; the first rule that matches decides. */

@@ -1,7 +1,7 @@
 // What a conversation's records say about its steps, as counts: the store adds them up in the
 // transaction that writes the records (so learning and stats never read the event log), and the
 // adaptive bench adds them up the same way in memory.
-import type { CaseState, PlanRef, Record } from '../conversation/machine.ts';
+import { evolve, type CaseState, type PlanRef, type Record } from '../conversation/machine.ts';
 
 /**
  * offered: the step was shown. tried: the user applied it (worked, or still failing after it).
@@ -53,5 +53,41 @@ export function outcomesOf(records: Record[], after: CaseState): Outcome[] {
     if (counted && plan) for (const kind of counted.kinds) out.push({ entry: plan.entry, context: plan.order?.context ?? '', step: counted.step, kind });
     plan = planOf(r) ?? plan;
   }
+  return out;
+}
+
+/** Records that start another plan: the outcomes before one belong to the plan it leaves. */
+const NEW_PLAN = new Set<Record['type']>(['replanned', 'clarified', 'plan_switched']);
+
+/**
+ * Every outcome of a case, from all its records: what the counters hold for it once it has been
+ * corrected. A plan the user said was not their problem counts for nothing: its steps were tried
+ * against another failure. A moderator's relabel counts the case's first diagnosis (every plan
+ * before its first switch to a later failure, doubted or not) under the entry named. Without
+ * either, this is what outcomesOf counted, transition by transition.
+ */
+export function caseOutcomes(records: Record[]): Outcome[] {
+  const relabel = records.findLast((r) => r.type === 'relabelled')?.entry;
+  const out: Outcome[] = [];
+  let state: CaseState | undefined;
+  let plan: Outcome[] = [];
+  let doubted = false;
+  let first = true;
+  const close = () => {
+    if (relabel !== undefined && first) out.push(...plan.map((o) => ({ ...o, entry: relabel })));
+    else if (!doubted) out.push(...plan);
+    plan = [];
+    doubted = false;
+  };
+  for (const r of records) {
+    state = evolve(state, r);
+    if (state) plan.push(...outcomesOf([r], state));
+    if (r.type === 'misdiagnosed') doubted = true;
+    if (NEW_PLAN.has(r.type)) {
+      close();
+      if (r.type === 'plan_switched') first = false;
+    }
+  }
+  close();
   return out;
 }

@@ -41,6 +41,7 @@ export function statsCsv(s: Stats): string {
   };
   add('total', {}, { cases: s.cases });
   for (const e of s.entries) add('entry', { entry: e.entry }, { cases: e.cases, ...Object.fromEntries(OUTCOMES.map((o) => [o, e[o]])) });
+  for (const e of s.misdiagnosed.byEntry) add('misdiagnosed', { entry: e.entry }, { cases: e.cases });
   for (const f of s.funnel) for (const st of f.steps) add('funnel', { entry: f.entry, step: st.step }, { offered: st.offered, tried: st.tried, fixed: st.fixed, assumed: st.assumed, movedOn: st.movedOn });
   for (const w of s.weeks) add('week', { week: w.week }, Object.fromEntries(OUTCOMES.map((o) => [o, w[o]])));
   for (const l of s.learned ?? []) {

@@ -37,6 +37,9 @@ export async function archiveCases(tx: Executor, where: RawBuilder<unknown>): Pr
      SELECT q.${day}, c.platform, COALESCE(c.server, ''), question, COALESCE(choice, ''), COUNT(*), SUM(typed) FROM case_questions q JOIN cases c ON c.id = q.case_id WHERE ${doomed} GROUP BY 1, 2, 3, 4, 5
      ON CONFLICT (day, platform, server, question, choice) DO UPDATE
        SET asked = archived_questions.asked + excluded.asked, typed = archived_questions.typed + excluded.typed`.execute(tx);
+  await sql`INSERT INTO archived_misdiagnoses (day, platform, server, entry, cases)
+     SELECT ${day}, ${place}, misdiagnosed, COUNT(*) FROM cases WHERE (${where}) AND misdiagnosed IS NOT NULL GROUP BY 1, 2, 3, 4
+     ON CONFLICT (day, platform, server, entry) DO UPDATE SET cases = archived_misdiagnoses.cases + excluded.cases`.execute(tx);
   for (const [measure, value] of Object.entries(FIX_MEASURES)) {
     await sql`INSERT INTO archived_fixes (day, platform, server, measure, value, cases)
        SELECT ${day}, ${place}, ${measure}, ${sql.raw(value)}, COUNT(*) FROM cases WHERE (${where}) AND status = 'resolved' AND resolution = 'confirmed' GROUP BY 1, 2, 3, 5

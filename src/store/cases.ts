@@ -6,8 +6,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CaseState, Record } from '../conversation/machine.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
-import { outcomesOf } from '../learn/outcomes.ts';
-import { addOutcomes } from './outcomes.ts';
+import { caseOutcomes, outcomesOf } from '../learn/outcomes.ts';
+import { addOutcomes, netOutcomes } from './outcomes.ts';
 import { all, first, run, value, type Executor, type Sql } from './sql.ts';
 
 /** Cases deleted per transaction by retention, so other writers wait for the lock a moment, not minutes. */
@@ -73,6 +73,8 @@ export interface CaseRow {
   thread: string | null;
   source: string | null;
   buttons: string | null;
+  /** The entry the user said was not their problem (migration 010). */
+  misdiagnosed: string | null;
   state: string;
 }
 
@@ -141,6 +143,10 @@ export class CaseStore {
   }
 
   private async write(tx: Executor, caseId: string, records: Record[], state: CaseState): Promise<void> {
+    // A doubt or a relabel corrects what the case's earlier records counted: the counters take the
+    // difference between the whole case counted before and after (src/learn/outcomes.ts).
+    const corrects = state.relabelled !== undefined || records.some((r) => r.type === 'misdiagnosed' || r.type === 'relabelled');
+    const before = corrects ? await recordsOf(tx, caseId) : [];
     let seq = await lastSeq(tx, caseId);
     for (const r of records) {
       const step = 'step' in r ? r.step : 'credited' in r ? r.credited : null;
@@ -152,8 +158,10 @@ export class CaseStore {
       else if (r.type === 'resolved') await sql`UPDATE cases SET resolved_at = ${r.at} WHERE id = ${caseId}`.execute(tx);
       else if (r.type === 'asked') await sql`INSERT INTO case_questions (case_id, question, created_at) SELECT id, ${r.question}, created_at FROM cases WHERE id = ${caseId} ON CONFLICT DO NOTHING`.execute(tx);
       else if (r.type === 'clarified') await sql`UPDATE case_questions SET choice = ${r.choice}, typed = ${r.typed ? 1 : 0} WHERE case_id = ${caseId} AND question = ${r.question}`.execute(tx);
+      else if (r.type === 'misdiagnosed') await sql`UPDATE cases SET misdiagnosed = COALESCE(misdiagnosed, ${r.entry}) WHERE id = ${caseId}`.execute(tx);
     }
-    await addOutcomes(tx, caseId, outcomesOf(records, state));
+    if (corrects) for (const [outcomes, by] of netOutcomes(caseOutcomes(before), caseOutcomes([...before, ...records]))) await addOutcomes(tx, caseId, outcomes, by);
+    else await addOutcomes(tx, caseId, outcomesOf(records, state));
     await sql`UPDATE cases SET updated_at = ${records.at(-1)!.at}, status = ${state.status}, resolving_step = ${state.resolvingStep ?? null}, resolution = ${state.resolution ?? null},
       state = ${JSON.stringify(state)}, steps_offered = steps_offered + ${records.filter((r) => r.type === 'offered').length} WHERE id = ${caseId}`.execute(tx);
   }
@@ -170,8 +178,8 @@ export class CaseStore {
     return value<string>(this.db, sql`SELECT id FROM cases WHERE platform = ${platform} AND source = ${source}`);
   }
 
-  async records(caseId: string): Promise<Record[]> {
-    return (await all<{ data: string }>(this.db, sql`SELECT data FROM events WHERE case_id = ${caseId} ORDER BY seq`)).map((r) => JSON.parse(r.data) as Record);
+  records(caseId: string): Promise<Record[]> {
+    return recordsOf(this.db, caseId);
   }
 
   /** The owner's most recently active open case on a platform (and channel, when given). */
@@ -338,4 +346,8 @@ export async function wipe(store: Sql): Promise<void> {
   } else {
     for (const table of ['cases', 'events', 'case_steps', 'case_questions', 'drafts']) await sql`VACUUM ${sql.table(table)}`.execute(store.db);
   }
+}
+
+async function recordsOf(db: Executor, caseId: string): Promise<Record[]> {
+  return (await all<{ data: string }>(db, sql`SELECT data FROM events WHERE case_id = ${caseId} ORDER BY seq`)).map((r) => JSON.parse(r.data) as Record);
 }

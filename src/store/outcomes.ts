@@ -17,20 +17,33 @@ const COLUMNS: Record<OutcomeKind, { learned?: string; daily?: string }> = {
   skipped: { learned: 'skipped' },
 };
 
-export async function addOutcomes(tx: Executor, caseId: string, outcomes: Outcome[]): Promise<void> {
+/** What to take away from the counters and what to add, to turn `before` into `after`. */
+export function netOutcomes(before: Outcome[], after: Outcome[]): [Outcome[], number][] {
+  const key = (o: Outcome) => JSON.stringify([o.entry, o.context, o.step, o.kind]);
+  const left = new Map<string, Outcome[]>();
+  for (const o of before) left.set(key(o), [...(left.get(key(o)) ?? []), o]);
+  const added = after.filter((o) => !left.get(key(o))?.pop());
+  return [
+    [[...left.values()].flat(), -1],
+    [added, 1],
+  ];
+}
+
+/** Adds each outcome's count to its columns; `by` -1 takes them away again (a correction). */
+export async function addOutcomes(tx: Executor, caseId: string, outcomes: Outcome[], by = 1): Promise<void> {
   for (const o of outcomes) {
     const { learned, daily } = COLUMNS[o.kind];
     if (learned) {
       const column = sql.ref(learned);
-      await sql`INSERT INTO step_outcomes (entry, context, step, ${column}) VALUES (${o.entry}, ${o.context}, ${o.step}, 1)
-        ON CONFLICT (entry, context, step) DO UPDATE SET ${column} = step_outcomes.${column} + 1`.execute(tx);
+      await sql`INSERT INTO step_outcomes (entry, context, step, ${column}) VALUES (${o.entry}, ${o.context}, ${o.step}, ${by})
+        ON CONFLICT (entry, context, step) DO UPDATE SET ${column} = step_outcomes.${column} + ${by}`.execute(tx);
     }
     if (daily) {
       // The case's own day, platform and server, so the funnel is scoped and dated like the rest of stats.
       const column = sql.ref(daily);
       await sql`INSERT INTO step_days (day, platform, server, entry, step, ${column})
-        SELECT created_at / ${sql.lit(DAY_MS)}, platform, COALESCE(server, ''), ${o.entry}, ${o.step}, 1 FROM cases WHERE id = ${caseId}
-        ON CONFLICT (day, platform, server, entry, step) DO UPDATE SET ${column} = step_days.${column} + 1`.execute(tx);
+        SELECT created_at / ${sql.lit(DAY_MS)}, platform, COALESCE(server, ''), ${o.entry}, ${o.step}, ${by} FROM cases WHERE id = ${caseId}
+        ON CONFLICT (day, platform, server, entry, step) DO UPDATE SET ${column} = step_days.${column} + ${by}`.execute(tx);
     }
   }
 }

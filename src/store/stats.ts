@@ -69,6 +69,14 @@ export interface Stats {
   shares: { resolvedConfirmed: number; resolvedAssumed: number; escalated: number; abandoned: number; cancelled: number; open: number };
   entries: EntryStats[];
   steps: StepStats[];
+  /** Cases whose user said the diagnosis was not their problem, by the entry they doubted (most first). */
+  misdiagnosed: {
+    cases: number;
+    share: number;
+    byEntry: { entry: string; cases: number }[];
+    /** The newest such cases still kept, for a moderator to relabel: what was doubted, and what the case went on as. */
+    recent: { caseId: string; doubted: string; now: string }[];
+  };
   /** Over confirmed resolutions only. */
   medianStepsToResolution: number | null;
   medianMinutesToResolution: number | null;
@@ -236,6 +244,20 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
       .map(async (u) => ({ ...u, example: (await example(u.fingerprint)) ?? null })),
   );
 
+  const doubted = await all(
+    db,
+    sql<{ entry: string; n: number }>`SELECT misdiagnosed AS entry, COUNT(*) AS n FROM cases${store.dialect.indexedBy('cases_misdiagnosed')} WHERE misdiagnosed IS NOT NULL AND created_at >= ${from}${q.cases} GROUP BY misdiagnosed
+       UNION ALL SELECT entry, cases FROM archived_misdiagnoses WHERE day >= ${day}${q.archive}`,
+  );
+  const doubtedBy = new Map<string, number>();
+  for (const r of doubted) doubtedBy.set(r.entry, (doubtedBy.get(r.entry) ?? 0) + Number(r.n));
+  const misdiagnosed = [...doubtedBy].reduce((n, [, c]) => n + c, 0);
+  const recent = await all(
+    db,
+    sql<{ caseId: string; doubted: string; now: string }>`SELECT id AS "caseId", misdiagnosed AS doubted, ${store.dialect.jsonText('state', ['plan', 'entry'])} AS now FROM cases${store.dialect.indexedBy('cases_misdiagnosed')}
+       WHERE misdiagnosed IS NOT NULL AND created_at >= ${from}${q.cases} ORDER BY created_at DESC LIMIT 10`,
+  );
+
   return {
     since: opts.sinceMs !== undefined ? from : null,
     scope,
@@ -249,6 +271,12 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
       open: share(sum('open'), total),
     },
     entries,
+    misdiagnosed: {
+      cases: misdiagnosed,
+      share: share(misdiagnosed, total),
+      byEntry: [...doubtedBy].map(([entry, cases]) => ({ entry, cases })).sort((a, b) => b.cases - a.cases || a.entry.localeCompare(b.entry)),
+      recent,
+    },
     steps: [...steps.values()].sort((a, b) => b.resolvedConfirmed - a.resolvedConfirmed || b.reached - a.reached || a.step.localeCompare(b.step)),
     medianStepsToResolution: medianSteps,
     medianMinutesToResolution: medianTenths === null ? null : Math.round(medianTenths) / 10,
@@ -313,6 +341,11 @@ export function formatStats(s: Stats): string {
   out.push(
     `Resolved (user confirmed) ${pct(s.shares.resolvedConfirmed)} · resolved (assumed: next log was not an OOM) ${pct(s.shares.resolvedAssumed)} · escalated ${pct(s.shares.escalated)} · abandoned ${pct(s.shares.abandoned)} · stopped ${pct(s.shares.cancelled)} · open ${pct(s.shares.open)}`,
   );
+  const doubted = s.misdiagnosed.byEntry.map((e) => `${e.entry} ${e.cases}`).join(', ');
+  out.push(`Said "that's not my problem" (misdiagnosed): ${s.misdiagnosed.cases} (${pct(s.misdiagnosed.share)})${doubted ? `: ${doubted}` : ''}`);
+  if (s.misdiagnosed.recent.length) {
+    out.push(`  newest (case: doubted -> went on as; correct one with /comfyoom-relabel or comfyoom relabel CASE ENTRY): ${s.misdiagnosed.recent.map((r) => `${r.caseId}: ${r.doubted} -> ${r.now}`).join(', ')}`);
+  }
   out.push(`Median steps to a confirmed fix: ${s.medianStepsToResolution ?? '-'} · median minutes: ${s.medianMinutesToResolution ?? '-'}`);
   out.push('', 'Cases per entry (confirmed / assumed / escalated / abandoned):');
   for (const e of s.entries) out.push(`  ${String(e.cases).padStart(6)}  ${e.entry} [${e.category}]  ${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);

@@ -39,7 +39,7 @@ describeStores('the question before the first step', (stores) => {
     expect(opened[0]!.blocks[0]!.text).toBe("Out of GPU memory; the log doesn't show which node");
     expect(text(opened)).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?/);
     expect(text(opened)).not.toMatch(/Step 1 of/);
-    expect(buttons(opened).map((b) => b.label)).toEqual(['NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know", 'Stop']);
+    expect(buttons(opened).map((b) => b.label)).toEqual(["That's not my problem", 'NVIDIA', 'AMD (ROCm/ZLUDA)', "I don't know", 'Stop']);
     expect((await store.records(caseId)).map((r) => r.type)).toEqual(['opened', 'asked']);
 
     const stage = await engine.press(button(opened, 'NVIDIA'), alice);
@@ -157,7 +157,7 @@ describeStores('the question before the first step', (stores) => {
     const { engine } = await setup();
     const opened = await engine.open({ ...alice, locale: 'zh-CN' }, onNvidia(BARE_OOM));
     expect(text(opened)).toMatch(/出错时正在运行的是哪个节点/);
-    expect(buttons(opened).map((b) => b.label)).toEqual(['采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道', '结束']);
+    expect(buttons(opened).map((b) => b.label)).toEqual(['不是我的问题', '采样器（KSampler、SamplerCustom、WanVideoSampler…）', 'VAE 解码/编码', '加载器（checkpoint、UNet、CLIP）', '放大、修脸或其他节点', '不知道', '结束']);
     const out = await engine.press(button(opened, '不知道'), { ...alice, locale: 'zh-CN' });
     expect(text(out)).toMatch(/没关系/);
     expect(text(out)).toMatch(/第 1 步/);

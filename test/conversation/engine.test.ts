@@ -40,7 +40,7 @@ describeStores('engine', (stores) => {
     const out = await engine.open(alice, ksampler);
     expect(out[0]!.blocks[0]).toMatchObject({ kind: 'title', text: expect.stringMatching(/sampling/i) });
     const buttons = out.flatMap((m) => m.buttons ?? []);
-    expect(buttons.map((b) => b.label)).toEqual(['Show current step', 'Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
+    expect(buttons.map((b) => b.label)).toEqual(["That's not my problem", 'Show current step', 'Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
     for (const b of buttons) expect(b.id.length).toBeLessThanOrEqual(100);
     const stored = (await store.get(out[0]!.caseId!))!;
     expect(stored.row).toMatchObject({ platform: 'discord', server: 'g1', channel: 'help', user_id: 'alice', category: 'oom_gpu_sampling', status: 'open', kb_version: kb.version });

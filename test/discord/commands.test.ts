@@ -10,7 +10,7 @@ import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
 import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, type Harness } from './harness.ts';
 
 describe('command definitions', () => {
-  const [diagnose, stats, forget, menu] = commandDefinitions() as any[];
+  const [diagnose, stats, forget, relabel, menu] = commandDefinitions() as any[];
 
   it('defines /comfyoom with optional log, file and language', () => {
     // Servers and the DM with the bot.
@@ -42,6 +42,14 @@ describe('command definitions', () => {
     expect(forget.default_member_permissions).toBeUndefined();
   });
 
+  it('limits /comfyoom-relabel to members who can manage messages, in servers, with a case and an entry', () => {
+    expect(relabel).toMatchObject({ name: COMMAND.relabel, contexts: [0], default_member_permissions: String(PermissionFlagsBits.ManageMessages) });
+    expect(relabel.options.map((o: any) => [o.name, o.type, o.required])).toEqual([
+      ['case', ApplicationCommandOptionType.String, true],
+      ['entry', ApplicationCommandOptionType.String, true],
+    ]);
+  });
+
   it('limits /comfyoom-stats to members who can manage messages, and adds the message menu', () => {
     expect(stats).toMatchObject({ name: COMMAND.stats, default_member_permissions: String(PermissionFlagsBits.ManageMessages) });
     expect(stats.options).toEqual([expect.objectContaining({ name: 'since', type: ApplicationCommandOptionType.String })]);
@@ -69,9 +77,9 @@ describe('scripts/register-commands.ts', () => {
   });
   const token = `${Buffer.from(BOT).toString('base64')}.GhJkLm.${'x'.repeat(38)}`;
 
-  it('registers all four commands to one server, with the application id from Discord', async () => {
+  it('registers all five commands to one server, with the application id from Discord', async () => {
     const r = await registerCommands({ token, guildId: GUILD, api: fake.api });
-    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'comfyoom-forget', 'Diagnose with ComfyOOM'] });
+    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'comfyoom-forget', 'comfyoom-relabel', 'Diagnose with ComfyOOM'] });
     const put = await fake.waitFor((c) => c.method === 'PUT');
     expect(put.path).toBe(`/applications/${BOT}/guilds/${GUILD}/commands`);
     expect(put.auth).toBe(`Bot ${token}`);
@@ -96,7 +104,7 @@ describe('scripts/register-commands.ts', () => {
       expect(await main({ DISCORD_TOKEN: 'short' })).toBe(1);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/DISCORD_TOKEN looks too short/);
       expect(await main({ DISCORD_TOKEN: token, DISCORD_GUILD_ID: GUILD }, fake.api)).toBe(0);
-      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "comfyoom-forget", "Diagnose with ComfyOOM" in server/);
+      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "comfyoom-forget", "comfyoom-relabel", "Diagnose with ComfyOOM" in server/);
     } finally {
       err.mockRestore();
       out.mockRestore();

@@ -180,6 +180,16 @@ export function statsCommand(h: Fake, since?: string, c: Common = {}) {
   return p;
 }
 
+export function relabelCommand(h: Fake, caseId: string, entry: string, c: Common = {}) {
+  const options = [
+    { name: 'case', type: 3, value: caseId },
+    { name: 'entry', type: 3, value: entry },
+  ];
+  const p = interaction(h, 2, { id: snowflake(), name: COMMAND.relabel, type: 1, options }, { moderator: true, ...c });
+  h.fake.interact(p);
+  return p;
+}
+
 export function contextMenu(h: Fake, target: ApiMessage, c: Common = {}) {
   const p = interaction(h, 2, { id: snowflake(), name: COMMAND.contextMenu, type: 3, target_id: target.id, resolved: { messages: { [target.id]: target } } }, { channel: target.channel_id, ...c });
   h.fake.interact(p);

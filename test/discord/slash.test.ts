@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { embedLength } from '../../src/adapters/discord/payload.ts';
-import { button, addThread, ALICE, BOB, bodyOf, callback, customIds, HELP, MOD, messageCalls, messageFrom, modalSubmit, original, postIn, press, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
+import { relabelCommand, button, addThread, ALICE, BOB, bodyOf, callback, customIds, HELP, MOD, messageCalls, messageFrom, modalSubmit, original, postIn, press, setup, slash, textOf, threadFrom, until, webhook, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -48,6 +48,26 @@ describe('/comfyoom', () => {
     expect(step.components.flatMap((r: any) => r.components.map((b: any) => b.label))).toEqual(['Worked', 'Still failing', 'Skip', 'Paste a new log', 'Stop', 'Show current step']);
 
     expect((await h.store.get(caseId))!.row).toMatchObject({ platform: 'discord', server: expect.any(String), channel: HELP, user_id: ALICE.id, thread, status: 'open' });
+  });
+
+  it('takes "That\'s not my problem" on the diagnosis, asks for the whole log in the thread, and lets a moderator relabel the case', async () => {
+    const { reply, thread, caseId } = await openCase();
+    const diagnosis = messageFrom(reply);
+    const doubtP = press(h, diagnosis, button(reply, 'm'));
+    const asked = await h.fake.waitFor(webhook(doubtP));
+    expect(textOf(asked)).toMatch(/Sorry, I read your log wrong.*Paste the whole console log/s);
+    expect((await h.store.get(caseId))!.row.misdiagnosed).toBe('gpu-oom-sampling');
+    // A stranger's press is refused privately.
+    const bobP = press(h, diagnosis, button(reply, 'm'), { user: BOB });
+    expect(textOf(await h.fake.waitFor(callback(bobP)))).toMatch(/Only the person who opened this case/);
+
+    const modOnly = relabelCommand(h, caseId, 'ram-oom', { user: BOB, moderator: false });
+    expect(textOf(await h.fake.waitFor(callback(modOnly)))).toMatch(/Only moderators/);
+    const relabelP = relabelCommand(h, caseId, 'ram-oom', { user: MOD });
+    const done = await h.fake.waitFor(callback(relabelP));
+    expect(done.body).toMatchObject({ type: 4, data: { flags: 64 } });
+    expect(textOf(done)).toMatch(/now counts as "Out of system RAM/);
+    expect((await h.store.get(caseId))!.row).toMatchObject({ entry: 'ram-oom', category: 'oom_cpu_ram', thread });
   });
 
   it('walks a case to a confirmed resolution, greying each answered step', async () => {

@@ -16,6 +16,7 @@ export const COMMAND = {
   stats: 'comfyoom-stats',
   // Discord commands take options or subcommands, not both: forget has a command of its own.
   forget: 'comfyoom-forget',
+  relabel: 'comfyoom-relabel',
   contextMenu: T.contextMenu.en,
 } as const;
 
@@ -79,10 +80,22 @@ export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
     .setDescription(T.forget.en)
     .setDescriptionLocalizations(zh(T.forget));
 
+  // A correction of a server's cases, by its moderators: in servers only, like stats.
+  const relabel = new SlashCommandBuilder()
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+    .setName(COMMAND.relabel)
+    .setNameLocalizations(zh(T.relabelName))
+    .setDescription(T.relabel.en)
+    .setDescriptionLocalizations(zh(T.relabel))
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
+    .addStringOption((o) => o.setName('case').setNameLocalizations(zh(T.caseName)).setDescription(T.caseOption.en).setDescriptionLocalizations(zh(T.caseOption)).setRequired(true).setMaxLength(40))
+    .addStringOption((o) => o.setName('entry').setNameLocalizations(zh(T.entryName)).setDescription(T.entryOption.en).setDescriptionLocalizations(zh(T.entryOption)).setRequired(true).setMaxLength(80));
+
   const contextMenu = everywhere(new ContextMenuCommandBuilder())
     .setName(COMMAND.contextMenu)
     .setNameLocalizations(zh(T.contextMenu))
     .setType(ApplicationCommandType.Message);
 
-  return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), contextMenu.toJSON()];
+  return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), relabel.toJSON(), contextMenu.toJSON()];
 }

@@ -124,6 +124,7 @@ export class Handlers {
       await this.engine.turn('ack');
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
+      else if (i.isChatInputCommand() && i.commandName === COMMAND.relabel) await this.onRelabel(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload((await this.engine.forgetPrompt(this.origin(i)))[0]!)));
       else if (i.isMessageContextMenuCommand() && i.commandName === COMMAND.contextMenu) await this.onContextMenu(i);
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
@@ -317,6 +318,15 @@ export class Handlers {
     const report = await this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined, lang);
     // The chart goes with the text, privately like it: per entry each step's funnel, and cases per week.
     await i.editReply(report === undefined ? textPayload(say(D.badSince, lang)) : { ...codePayload(report.text), files: [{ attachment: report.chart, name: 'comfyoom-stats.png' }] });
+  }
+
+  /** A moderator's correction of one of this server's cases; the answer is theirs alone. */
+  private async onRelabel(i: ChatInputCommandInteraction): Promise<void> {
+    const lang = langFor(i.locale, '');
+    const moderator = i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
+    const scope = { platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) };
+    const [answer] = await this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope });
+    await i.reply(ephemeral(toPayload(answer!)));
   }
 
   /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */

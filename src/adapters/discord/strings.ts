@@ -51,6 +51,12 @@ export const COMMAND_TEXT = {
   since: { en: 'Only cases newer than this, e.g. 30d, 12h', zh: '只统计这段时间内的问题，例如 30d、12h' },
   forgetName: { en: 'comfyoom-forget', zh: 'comfyoom-删除记录' },
   forget: { en: 'Delete your cases and answers from ComfyOOM (asks first)', zh: '从 ComfyOOM 删除你的问题记录和回答（会先确认）' },
+  relabelName: { en: 'comfyoom-relabel', zh: 'comfyoom-更正诊断' },
+  relabel: { en: 'Correct a case\'s diagnosis, for stats and learning (moderators)', zh: '更正某个问题的诊断，用于统计和学习（管理员）' },
+  caseName: { en: 'case', zh: '问题编号' },
+  caseOption: { en: 'The case id (shown in stats and the hand-over summary)', zh: '问题编号（见统计和交接小结）' },
+  entryName: { en: 'entry', zh: '条目' },
+  entryOption: { en: 'The kb entry it really was, e.g. ram-oom', zh: '它实际对应的 kb 条目，例如 ram-oom' },
   contextMenu: { en: 'Diagnose with ComfyOOM', zh: '用 ComfyOOM 诊断' },
 } satisfies Record<string, Text>;
 
