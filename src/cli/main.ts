@@ -28,6 +28,8 @@ Usage:
         [--csv] [--chart FILE.png] [--lang en|zh]      every figure as CSV; the charts as a PNG (labels in --lang)
   comfyoom order pin ENTRY STEP [--at N] [--by NAME] [--db PATH]   keep a step in its kb place (or place N) whatever outcomes say
   comfyoom order unpin ENTRY STEP [--db PATH]
+  comfyoom relabel CASE ENTRY [--by NAME] [--db PATH]  a misdiagnosed case really was kb entry ENTRY: stats and learning
+                                                       count it there (the newest such cases are listed in stats)
   comfyoom forget --user ID [--platform P] [--db PATH] delete one user's cases and events
   comfyoom --help
 
@@ -232,6 +234,32 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             throw new UserError((e as Error).message);
           }
           out(`${stepId} is pinned in ${entry} at ${values.at === undefined ? 'its kb place' : `place ${values.at}`}, whatever the outcomes say`);
+        } finally {
+          await db.close();
+        }
+        return 0;
+      }
+      case 'relabel': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { by: { type: 'string' }, db: { type: 'string' } } });
+        const [caseId, entry] = positionals;
+        if (!caseId || !entry || positionals.length > 2) throw new UserError('usage: comfyoom relabel CASE ENTRY [--by NAME]');
+        const [{ loadConfig }, { openStore }, { CaseStore }, { Engine }, kb] = await Promise.all([
+          import('../app/config.ts'),
+          import('../store/open.ts'),
+          import('../store/cases.ts'),
+          import('../conversation/engine.ts'),
+          openKb(kbDir),
+        ]);
+        const config = withDb(loadConfig(), values.db);
+        dbPath = await storeName(config);
+        const db = await openStore(storeAt(config));
+        try {
+          // Whoever can open the database is its moderator.
+          const engine = new Engine({ kb, store: new CaseStore(db) });
+          const { relabelled, message } = await engine.relabel(caseId, entry, { actor: values.by ?? 'cli', moderator: true, lang: 'en' });
+          const said = message.blocks.map((b) => b.text).join('\n');
+          if (!relabelled) throw new UserError(said);
+          out(said);
         } finally {
           await db.close();
         }

@@ -610,8 +610,8 @@ export class Engine {
    * that entry from now on, and the learning counts move its first diagnosis's outcomes there. Only
    * cases in the moderator's `scope` (their server or workspace) are found; the CLI has none.
    */
-  async relabel(caseId: string, entryId: string, who: { actor: string; moderator: boolean; lang: Lang; scope?: Scope }): Promise<Message[]> {
-    const say = (text: string): Message[] => [{ ephemeral: true, blocks: [{ kind: 'text', text }] }];
+  async relabel(caseId: string, entryId: string, who: { actor: string; moderator: boolean; lang: Lang; scope?: Scope }): Promise<{ relabelled: boolean; message: Message }> {
+    const say = (text: string) => ({ relabelled: false, message: { ephemeral: true, blocks: [{ kind: 'text' as const, text }] } });
     const found = await this.store.get(caseId);
     const inScope = found && (who.scope?.platform ?? found.row.platform) === found.row.platform && (who.scope?.server ?? found.row.server) === found.row.server;
     if (!found || !inScope) return say(C.rejected.unexpected[who.lang]);
@@ -622,7 +622,8 @@ export class Engine {
     const diagnosis = t.records.length ? { category: entry.category, entry: entry.id, facts: JSON.parse(found.row.facts) as Facts } : undefined;
     const after = t.state ?? state;
     if (!(await this.store.append(caseId, t.records, after, { seq: found.seq, ...(diagnosis ? { diagnosis } : {}) }))) return this.relabel(caseId, entryId, who);
-    return renderReplies(t.replies, { kb: this.kb, state: { ...after, lang: who.lang }, facts: [], planned: new Map() });
+    const [message] = renderReplies(t.replies, { kb: this.kb, state: { ...after, lang: who.lang }, facts: [], planned: new Map() });
+    return { relabelled: t.records.length > 0, message: message! };
   }
 
   /** What a case is, for a user coming back to it: its title as they were shown it, and when it opened. */

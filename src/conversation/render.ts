@@ -83,6 +83,15 @@ function stepButtons(caseId: string, offer: number, lang: Lang): Button[] {
 /** On every prompt of an open case: a user may leave at a question as well as at a step. */
 const stopButton = (caseId: string, offer: number, lang: Lang): Button => ({ id: buttonId(caseId, offer, ACTION_CODES.stop), label: t(C.buttons.stop, lang), style: 'secondary' });
 
+/**
+ * Buttons that stand on their message whatever the case's place ("Show current step", "That's not my
+ * problem" on a diagnosis): a message with only these carries none of the case's live answers.
+ */
+export const isStanding = (id: string) => {
+  const choice = parseButtonId(id);
+  return !!choice && ('show' in choice || 'doubt' in choice);
+};
+
 export const showButton = (caseId: string, lang: Lang): Button => ({ id: buttonId(caseId, 0, SHOW_CODE), label: t(C.buttons.showCurrent, lang), style: 'secondary' });
 
 /** Every message of an open case carries "Show current step": the way back when a post went missing. */

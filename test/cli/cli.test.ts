@@ -25,7 +25,7 @@ const file = (name: string, content: string | Buffer) => {
 };
 
 describe('comfyoom CLI', () => {
-  it.each(['diagnose', 'chat', 'start', 'stats', 'kb', 'order', 'forget'])('answers "%s --help" with its own usage and exit 0', (command) => {
+  it.each(['diagnose', 'chat', 'start', 'stats', 'kb', 'order', 'relabel', 'forget'])('answers "%s --help" with its own usage and exit 0', (command) => {
     const r = run([command, '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage:\\n  comfyoom ${command}\\b`));
@@ -103,6 +103,25 @@ describe('comfyoom CLI', () => {
     const r = run(['kb', 'lint'], undefined, { COMFYOOM_KB: broken });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/entries: \(folder\): missing/);
+  });
+
+  it('takes "that\'s not my problem" typed in the terminal, and relabels the case from the command line', () => {
+    const db = join(tmp, 'doubted.db');
+    const ram = onNvidia('RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 11796480000 bytes.');
+    const chat = run(['chat', '--db', db], `${onNvidia(sample('cf-0214').text).split('\n').filter((l) => l.trim()).join('\n')}\n\nthat's not my problem\n${ram}\n\ny\n`);
+    expect(chat.stdout).toMatch(/Sorry, I read your log wrong/);
+    expect(chat.stdout).toMatch(/From this log, the diagnosis is/);
+    const stats = JSON.parse(run(['stats', '--json', '--db', db]).stdout);
+    expect(stats.misdiagnosed).toMatchObject({ cases: 1, byEntry: [{ entry: 'gpu-oom-sampling', cases: 1 }], recent: [{ doubted: 'gpu-oom-sampling', now: 'ram-oom' }] });
+    const caseId = stats.misdiagnosed.recent[0].caseId;
+
+    const typo = run(['relabel', caseId, 'ram', '--db', db]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/no kb entry "ram".*ram-oom/);
+    const done = run(['relabel', caseId, 'ram-oom', '--by', 'mod', '--db', db]);
+    expect(done.status).toBe(0);
+    expect(done.stdout).toMatch(/now counts as "Out of system RAM/);
+    expect(JSON.parse(run(['stats', '--json', '--db', db]).stdout).entries.map((e: { entry: string }) => e.entry)).toEqual(['ram-oom']);
   });
 
   it('reports stats and forgets a user, on the database given by --db', () => {

@@ -27,7 +27,7 @@ const setupOn = (stores: Stores) => async () => {
   const store = new CaseStore(db);
   return { db, store, engine: new Engine({ kb, store, now: () => (clock += 1000) }) };
 };
-const text = (messages: Message[]) => messages.flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
+const text = (said: Message[] | { message: Message }) => ('message' in said ? [said.message] : said).flatMap((m) => m.blocks.map((b) => b.text)).join('\n');
 const button = (messages: Message[], label: string) => messages.flatMap((m) => m.buttons ?? []).find((b) => b.label === label)!.id;
 const counts = async (db: CaseStore['sql'], entry: string) =>
   all<{ step: string; offered: number; fixed: number; failed: number }>(db.db, sql`SELECT step, offered, fixed, failed FROM step_outcomes WHERE entry = ${entry} AND (offered <> 0 OR fixed <> 0 OR failed <> 0) ORDER BY step`);

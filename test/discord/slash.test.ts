@@ -51,8 +51,12 @@ describe('/comfyoom', () => {
   });
 
   it('takes "That\'s not my problem" on the diagnosis, asks for the whole log in the thread, and lets a moderator relabel the case', async () => {
-    const { reply, thread, caseId } = await openCase();
+    const { reply, thread, caseId, step } = await openCase();
     const diagnosis = messageFrom(reply);
+    // It stays on the diagnosis while the steps go on: answering one retires that step's buttons only.
+    const skipP = press(h, step, button(h.fake.calls.find(postIn(thread))!, 's'));
+    await h.fake.waitFor(webhook(skipP));
+    expect(h.fake.calls.filter((c) => c.method === 'PATCH' && c.path === `/channels/${HELP}/messages/${reply.response.id}`)).toEqual([]);
     const doubtP = press(h, diagnosis, button(reply, 'm'));
     const asked = await h.fake.waitFor(webhook(doubtP));
     expect(textOf(asked)).toMatch(/Sorry, I read your log wrong.*Paste the whole console log/s);

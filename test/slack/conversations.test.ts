@@ -120,6 +120,23 @@ describe('scoped stats (row 4)', () => {
   });
 });
 
+describe('relabelling a misdiagnosed case', () => {
+  it("lets a workspace's admins relabel its own cases with /comfyoom relabel, and no one else", async () => {
+    const mine = (await bot.engine.open({ platform: 'slack', server: 'T0TEAM', user: ALICE, channel: CHANNEL }, KSAMPLER))[0]!.caseId!;
+    const theirs = (await bot.engine.open({ platform: 'slack', server: 'T0OTHER', user: 'x', channel: 'C' }, KSAMPLER))[0]!.caseId!;
+    const said = async (user: string, text: string) => {
+      await post(bot, form(slashPayload(fake, user, text)), 'form');
+      return JSON.stringify((await fake.waitForResponse()).body);
+    };
+    expect(await said(ADMIN, 'relabel')).toMatch(/Usage: `\/comfyoom relabel CASE ENTRY`/);
+    expect(await said(BOB, `relabel ${mine} ram-oom`)).toMatch(/Only moderators can relabel/);
+    expect(await said(ADMIN, `relabel ${theirs} ram-oom`)).toMatch(/could not find that case/);
+    expect(await said(ADMIN, `relabel ${mine} ram-oom`)).toMatch(/now counts as/);
+    expect((await bot.store.get(mine))!.row.entry).toBe('ram-oom');
+    expect((await bot.store.get(theirs))!.row.entry).not.toBe('ram-oom');
+  });
+});
+
 describe('the form for a long log (row 5)', () => {
   it('opens at once, even when users.info is slow, then speaks the user’s language', async () => {
     fake.delay('users.info', 3500);

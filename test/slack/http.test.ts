@@ -123,6 +123,23 @@ describe('Slack over HTTP', () => {
     expect(fake.of('chat.postEphemeral')).toHaveLength(0);
   });
 
+  it('takes "That\'s not my problem" pressed on the diagnosis: the whole log is asked for in its thread', async () => {
+    await slash(ALICE, slackText(onNvidia(sample('cf-0214').text)));
+    const diagnosis = await nthPost(1, 'the diagnosis');
+    const step1 = await nthPost(2, 'step 1');
+    const thread = diagnosis.result.ts as string;
+    const caseId = (await bot.store.caseInThread('slack', thread))!;
+    // It stays on the diagnosis while the steps go on.
+    await click(step1, 'Skip', ALICE);
+    await nthPost(3, 'step 2');
+    expect(fake.of('chat.update').filter((c) => c.args.ts === diagnosis.result.ts)).toHaveLength(0);
+    await click(diagnosis, "That's not my problem", ALICE);
+    const asked = await nthPost(4, 'the request for the whole log');
+    expect(asked.args.thread_ts).toBe(thread);
+    expect(blockText(asked)).toMatch(/Paste the whole console log/);
+    expect((await bot.store.get(caseId))!.row.misdiagnosed).toBe('gpu-oom-sampling');
+  });
+
   it('opens a modal for /comfyoom without text and diagnoses what is submitted', async () => {
     await slash(ALICE, '');
     const open = await fake.waitFor((c) => c.method === 'views.open', 'views.open');

@@ -29,7 +29,7 @@ import {
   type ThreadChannel,
 } from 'discord.js';
 import { langFor, type Engine, type Origin } from '../../conversation/engine.ts';
-import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, showButton, type Message } from '../../conversation/render.ts';
+import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, showButton, type Message } from '../../conversation/render.ts';
 import type { Attachment, Inbound } from '../../ingest/ingest.ts';
 import type { CaseRow } from '../../store/cases.ts';
 import { COMMAND } from './commands.ts';
@@ -325,8 +325,8 @@ export class Handlers {
     const lang = langFor(i.locale, '');
     const moderator = i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
     const scope = { platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) };
-    const [answer] = await this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope });
-    await i.reply(ephemeral(toPayload(answer!)));
+    const { message } = await this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope });
+    await i.reply(ephemeral(toPayload(message)));
   }
 
   /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */
@@ -522,7 +522,7 @@ export class Handlers {
    * carried them before (a step the case has moved past) keeps only "Show current step".
    */
   private async posted(m: Message, sent: { id: string; channelId: string } | undefined): Promise<void> {
-    if (!m.caseId || !sent?.id || !m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {})))) return;
+    if (!m.caseId || !sent?.id || !m.buttons?.some((b) => !isStanding(b.id))) return;
     const before = await this.engine.swapButtons(m.caseId, ref(sent.channelId, sent.id));
     if (!before || before === ref(sent.channelId, sent.id)) return;
     const [channelId = '', messageId = ''] = before.split('/');

@@ -4,7 +4,7 @@
 // Which case a message belongs to, whether it may open one, who may answer: the engine decides.
 import type { App, BlockAction, ButtonAction, Logger, MessageShortcut, RespondFn, SlashCommand, ViewSubmitAction, webApi } from '@slack/bolt';
 import { langFor, type Engine, type Origin } from '../../conversation/engine.ts';
-import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, type Message } from '../../conversation/render.ts';
+import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, type Message } from '../../conversation/render.ts';
 import type { Lang } from '../../i18n/messages.ts';
 import type { CaseRow } from '../../store/cases.ts';
 import { answeredBlocks, codeChunks, toBlockKit, withoutButtons, type SlackMessage } from './blocks.ts';
@@ -170,6 +170,8 @@ export class SlackHandlers {
     const target: Target = { channel: command.channel_id, user, lang, respond };
     const stats = /^stats\b\s*(.*)$/is.exec(text);
     if (stats) return this.onStats(target, command.team_id, stats[1]!.trim());
+    const relabel = /^(?:relabel|更正诊断)\b\s*(.*)$/is.exec(text);
+    if (relabel) return this.onRelabel(target, command.team_id, relabel[1]!.trim());
     if (/^(help|帮助)$/i.test(text)) return this.ephemeral(target, note(S.usage[lang]));
     const origin = this.origin(command.team_id, command.channel_id, user, locale);
     if (/^(forget|删除记录)$/i.test(text)) return this.ephemeral(target, toBlockKit((await this.o.engine.forgetPrompt(origin))[0]!));
@@ -192,6 +194,15 @@ export class SlackHandlers {
     } catch (e) {
       this.o.logger.warn(`slack: could not send the stats chart to ${target.user}: ${describe(e)}`);
     }
+  }
+
+  /** `/comfyoom relabel CASE ENTRY`: a correction by the workspace's admins and helpers, of its own cases. */
+  private async onRelabel(target: Target, team: string, args: string): Promise<void> {
+    const [caseId, entry, ...rest] = args.split(/\s+/).filter(Boolean);
+    if (!caseId || !entry || rest.length) return this.ephemeral(target, note(S.relabelUsage[target.lang]));
+    const moderator = this.o.admins.includes(target.user) || this.o.helpers.includes(target.user);
+    const { message } = await this.o.engine.relabel(caseId, entry, { actor: target.user, moderator, lang: target.lang, scope: { platform: 'slack', server: team } });
+    await this.ephemeral(target, toBlockKit(message));
   }
 
   /** The weekly digest, into a moderators' conversation: this workspace's stats only. */
@@ -494,7 +505,7 @@ export class SlackHandlers {
    */
   private async moveButtons(caseId: string, m: Message, channel: string, ts: string): Promise<void> {
     const here = ref(channel, ts);
-    const before = await this.o.engine.swapButtons(caseId, m.buttons?.some((b) => !('show' in (parseButtonId(b.id) ?? {}))) ? here : null);
+    const before = await this.o.engine.swapButtons(caseId, m.buttons?.some((b) => !isStanding(b.id)) ? here : null);
     if (!before || before === here) return;
     const [oldChannel = '', oldTs = ''] = before.split('/');
     try {

@@ -31,6 +31,10 @@ export const S = {
     zh: '抱歉，统计数据只对 ComfyOOM 管理员开放。如需数据，请联系管理员。',
   },
   statsUsage: { en: 'Usage: `/comfyoom stats` or `/comfyoom stats 30d` (also 12h, 90m).', zh: '用法：`/comfyoom stats` 或 `/comfyoom stats 30d`（也可以是 12h、90m）。' },
+  relabelUsage: {
+    en: 'Usage: `/comfyoom relabel CASE ENTRY`, e.g. `/comfyoom relabel a1b2c3 ram-oom` (the newest misdiagnosed cases are listed in `/comfyoom stats`).',
+    zh: '用法：`/comfyoom relabel 问题编号 条目`，例如 `/comfyoom relabel a1b2c3 ram-oom`（最近被指出误诊的问题列在 `/comfyoom stats` 里）。',
+  },
   usage: {
     en: '`/comfyoom <error text>` diagnoses a pasted error; `/comfyoom` alone opens a form for a longer log. You can also mention me under a message with a traceback or a log file, use the “Diagnose with ComfyOOM” message shortcut, or send me the log in a direct message. `/comfyoom forget` deletes your cases and answers.',
     zh: '`/comfyoom <报错文字>` 诊断粘贴的报错；只输入 `/comfyoom` 会打开一个表单，用来粘贴较长的日志。也可以在含有报错或日志文件的消息下 @ 我、使用消息快捷方式“Diagnose with ComfyOOM”，或直接私信我日志。`/comfyoom forget` 删除你的问题记录和回答。',
