@@ -16,6 +16,10 @@ const D = {
   noFixes: { en: 'No confirmed fix this week.', zh: '本周没有用户确认的解决。' },
   asked: { en: 'I had to ask before the first step in {asked} cases; handed over to helpers: {escalated}.', zh: '有 {asked} 个问题需要先提问才能开始；转交人工：{escalated} 个。' },
   handedOver: { en: 'Handed over most: {entries}.', zh: '转交人工最多的：{entries}。' },
+  misdiagnosed: {
+    en: 'Said "that\'s not my problem": {cases}, most for {entries}. Correct one with /comfyoom-relabel on Discord or /comfyoom relabel on Slack (cases: {ids}).',
+    zh: '被用户指出“不是我的问题”：{cases} 个，最多的是 {entries}。可用 Discord 的 /comfyoom-relabel 或 Slack 的 /comfyoom relabel 更正（问题编号：{ids}）。',
+  },
 };
 
 const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
@@ -41,5 +45,9 @@ export function digestText(s: Stats, lang: Lang, names: Names): string {
   out.push(fill(D.asked[lang], { asked: s.questions.casesAsked, escalated }));
   const most = s.entries.filter((e) => e.escalated > 0).sort((a, b) => b.escalated - a.escalated).slice(0, 3);
   if (most.length) out.push(fill(D.handedOver[lang], { entries: most.map((e) => `${names.entry(e.entry)} (${e.escalated})`).join(lang === 'zh' ? '；' : '; ') }));
+  if (s.misdiagnosed.cases) {
+    const entries = s.misdiagnosed.byEntry.slice(0, 3).map((e) => `${names.entry(e.entry)} (${e.cases})`).join(lang === 'zh' ? '；' : '; ');
+    out.push(fill(D.misdiagnosed[lang], { cases: s.misdiagnosed.cases, entries, ids: s.misdiagnosed.recent.slice(0, TOP).map((r) => r.caseId).join(', ') || '-' }));
+  }
   return out.join('\n');
 }

@@ -21,16 +21,20 @@ describe('weeklyDigest', () => {
     for (const [id, server, fixed] of [['a', 'G1', true], ['b', 'G1', false], ['c', 'G2', true]] as const) {
       let t = step(undefined, { kind: 'open', at: NOW - 86_400_000, caseId: id, owner: 'u', lang: 'en', plan });
       await store.create({ id, platform: 'discord', server, userId: 'u', createdAt: NOW - 86_400_000, category: plan.category, entry: plan.entry, kbVersion: 'v', facts: {}, paste: 'p', fingerprint: 'f', recognized: true }, t.records, t.state!);
-      t = step(t.state, { kind: 'action', at: NOW, offer: 1, action: fixed ? 'worked' : 'stop', actor: 'u', moderator: false });
+      // Case b's user said the diagnosis was not their problem.
+      const who = { at: NOW, actor: 'u', moderator: false };
+      t = step(t.state, fixed ? { kind: 'action', offer: 1, action: 'worked', ...who } : { kind: 'doubt', diagnosis: 0, ...who });
       await store.append(id, t.records, t.state!);
     }
     const engine = new Engine({ kb, store, now: () => NOW });
     const digest = await engine.weeklyDigest('discord', 'G1');
     expect(digest?.text).toMatch(/^ComfyOOM, the week from 2026-03-05: 2 cases, 50% fixed/);
     expect(digest?.text).toMatch(/Decode in tiles: VAE Decode \(Tiled\), 1 of 1 who tried it/);
+    expect(digest?.text).toMatch(/Said "that's not my problem": 1, most for Out of GPU memory in VAE decode or encode \(1\)\. Correct one .*\(cases: b\)/);
     expect(digest?.chart.subarray(1, 4).toString()).toBe('PNG');
     expect(await engine.weeklyDigest('discord', 'G1')).toBeUndefined();
     const zh = await engine.weeklyDigest('discord', 'G2', 'zh');
     expect(zh?.text).toMatch(/^ComfyOOM 本周（自 2026-03-05 起）：1 个问题，100% 已解决/);
+    expect(zh?.text).not.toMatch(/不是我的问题/);
   });
 });
