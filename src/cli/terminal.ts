@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Engine, Origin } from '../conversation/engine.ts';
-import type { Message } from '../conversation/render.ts';
+import { isStanding, type Message } from '../conversation/render.ts';
 import type { CaseState, Reason } from '../conversation/machine.ts';
 import { isSentence } from '../conversation/replies.ts';
 
@@ -22,7 +22,9 @@ export function formatMessage(m: Message): string {
     else if (b.kind === 'note') out.push(`  (${b.text})`);
     else out.push(b.text);
   }
-  if (m.buttons?.length) out.push(m.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  '));
+  // A diagnosis's own buttons stand beside the step's numbers, so they are typed, not numbered.
+  if (m.buttons?.length && m.buttons.every((b) => isStanding(b.id))) out.push(`(${m.buttons.map((b) => `“${b.label}”`).join(' · ')})`);
+  else if (m.buttons?.length) out.push(m.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  '));
   return out.join('\n');
 }
 
@@ -67,6 +69,8 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
   let state: CaseState | undefined;
   /** The choices last shown, numbered from 1 as printed. */
   let buttons: { id: string; label: string }[] = [];
+  /** Buttons that stand whatever the step ("That's not my problem"), by their label: typed, not numbered. */
+  const standing = new Map<string, string>();
   const show = async (messages: Message[]) => {
     for (const m of messages) {
       out(formatMessage(m));
@@ -76,7 +80,8 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
         writeFileSync(path, f.content);
         out(`Saved as ${path} / 已保存为 ${path}`);
       }
-      if (m.buttons?.length) buttons = m.buttons.map((b) => ({ id: b.id, label: b.label.toLowerCase() }));
+      if (m.buttons?.some((b) => !isStanding(b.id))) buttons = m.buttons.map((b) => ({ id: b.id, label: b.label.toLowerCase() }));
+      for (const b of m.buttons?.filter((x) => isStanding(x.id)) ?? []) standing.set(b.label.toLowerCase(), b.id);
       if (m.caseId) caseId = m.caseId;
     }
     state = caseId ? await engine.state(caseId) : undefined;
@@ -138,7 +143,11 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     return got === QUIET ? QUIET : nextLine();
   };
 
-  const chosenBy = (word: string) => (/^\d{1,2}$/.test(word) ? buttons[Number(word) - 1] : buttons.find((b) => b.label === word));
+  const chosenBy = (word: string) => {
+    if (/^\d{1,2}$/.test(word)) return buttons[Number(word) - 1];
+    const id = standing.get(word);
+    return id ? { id, label: word } : buttons.find((b) => b.label === word);
+  };
 
   let carried: string | undefined;
   for (;;) {

@@ -109,6 +109,8 @@ describe('comfyoom CLI', () => {
     const db = join(tmp, 'doubted.db');
     const ram = onNvidia('RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 11796480000 bytes.');
     const chat = run(['chat', '--db', db], `${onNvidia(sample('cf-0214').text).split('\n').filter((l) => l.trim()).join('\n')}\n\nthat's not my problem\n${ram}\n\ny\n`);
+    // The diagnosis's own buttons are words to type, not numbers that clash with the step's.
+    expect(chat.stdout).toContain('(“That\'s not my problem” · “Show current step”)');
     expect(chat.stdout).toMatch(/Sorry, I read your log wrong/);
     expect(chat.stdout).toMatch(/From this log, the diagnosis is/);
     const stats = JSON.parse(run(['stats', '--json', '--db', db]).stdout);
