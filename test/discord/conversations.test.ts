@@ -350,6 +350,25 @@ describe('what help channels expect (item 6)', () => {
     expect((await h.store.get(caseId))!.row.resolution).toBe('confirmed');
   });
 
+  it('takes "that\'s not my problem" typed in a DM case as the button: the whole log is asked for, and its diagnosis replaces the first', async () => {
+    h = await setup();
+    const dm = snowflake();
+    h.fake.channels.set(dm, { id: dm, type: 1 });
+    const author = { ...ALICE, discriminator: '0', global_name: 'alice', avatar: null };
+    const inDm = (content: string) => h.fake.post({ channel_id: dm, channel_type: 1, guild_id: undefined, author, content });
+    inDm(KSAMPLER);
+    await h.fake.waitFor((c) => postIn(dm)(c) && /Step 1 of/.test(textOf(c)));
+    let from = h.fake.calls.length;
+    inDm("that's not my problem");
+    expect(textOf(await h.fake.waitFor(postIn(dm), { from }))).toMatch(/Sorry, I read your log wrong.*Paste the whole console log/s);
+    from = h.fake.calls.length;
+    inDm('RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 11796480000 bytes.');
+    expect(textOf(await h.fake.waitFor(postIn(dm), { from }))).toMatch(/From this log, the diagnosis is/);
+    const caseId = cases()[0]!.id;
+    expect((await h.store.get(caseId))!.state.plan.entry).toBe('ram-oom');
+    expect((await h.store.records(caseId)).map((r) => r.type)).not.toContain('plan_switched');
+  });
+
   it('moves a case to the owner\'s DMs when it may not post where it was asked, and stops it when DMs are closed too: no stranded case', async () => {
     h = await setup();
     h.fake.fail({ method: 'POST', path: new RegExp(`^/channels/${HELP}/messages$`), status: 403, times: 50 });
