@@ -179,7 +179,7 @@ function renderStep(ctx: RenderContext, stepId: string, index: number, total: nu
   }
   if (step) {
     blocks.push({ kind: 'text', text: labelled(t(M.why, lang), t(step.why, lang), lang) });
-    blocks.push({ kind: 'note', text: labelled(t(M.verify, lang), t(step.verify, lang), lang) });
+    blocks.push({ kind: 'note', text: labelled(t(M.verify, lang), t(planned?.verify ?? step.verify, lang), lang) });
   }
   blocks.push({ kind: 'note', text: t(C.askResult, lang) });
   return { caseId: state.caseId, blocks, buttons: stepButtons(state.caseId, offer, lang) };

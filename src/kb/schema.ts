@@ -131,6 +131,8 @@ export const Variant = z.strictObject({
   portable: z.string().optional(),
   /** The same command for a manual, Desktop or Docker install (any OS). */
   manual: z.string().optional(),
+  /** How to check, where the tool to look with differs by platform (Task Manager, `free -h`). */
+  verify: Text.optional(),
 });
 
 export const Step = z.strictObject({

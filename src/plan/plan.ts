@@ -66,7 +66,7 @@ const textsOf = (t: Text) => [t.en, t.zh];
 /** Everything a user reads of a step besides its variants. */
 export const stepTexts = (s: Step) => [...textsOf(s.title), ...textsOf(s.why), ...textsOf(s.verify)];
 /** Everything a user reads or copies of one variant. */
-export const variantTexts = (v: Variant) => [...textsOf(v.text), ...(v.launch?.add ?? []), v.portable ?? '', v.manual ?? ''];
+export const variantTexts = (v: Variant) => [...textsOf(v.text), ...(v.verify ? textsOf(v.verify) : []), ...(v.launch?.add ?? []), v.portable ?? '', v.manual ?? ''];
 
 /** The catalogued flags with a first build that these texts name. */
 export function datedFlags(texts: string[], flags: ReadonlyMap<string, Flag>): (Flag & { since: Since })[] {
@@ -133,13 +133,24 @@ export function flagsApplied(tried: readonly { step: string; answer: string; rea
 }
 
 /**
+ * The OS the failure itself proves when the log has no OS line: MPS runs on macOS only, so a Mac's
+ * steps and launch forms follow, never another platform's (kb-audit-2 N2-N4: an MPS OOM without an
+ * OS line was told to run nvidia-smi and edit a .bat).
+ */
+export function withProvenOs(facts: Facts): Facts {
+  if (facts.os) return facts;
+  return facts.backend === 'mps' || facts.oom === 'mps' || facts.gpuVendor === 'apple' ? { ...facts, os: 'macos' } : facts;
+}
+
+/**
  * `order`: the entry's steps in the order learned from recorded outcomes (src/learn), when the
  * case gets one; the kb's order otherwise. Either way the steps the paste's signals lead with come
  * first, and every step is tailored and skipped as here. `kept`: flags earlier steps of the case
  * put on the user's line, which every later line shown keeps.
  */
-export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonly string[] = entry.steps, kept: readonly string[] = []): Plan {
+export function planSteps(entry: Entry, read: Facts, kb: PlanKb, order: readonly string[] = entry.steps, kept: readonly string[] = []): Plan {
   const plan: Plan = { steps: [], skipped: [], leads: [] };
+  const facts = withProvenOs(read);
   const held = holding(kb.leads, facts);
   // Their steps first, each once, in the order of the rules that hold.
   const leading = [...new Set(held.flatMap((l) => l.steps))];
@@ -178,7 +189,7 @@ export function planSteps(entry: Entry, facts: Facts, kb: PlanKb, order: readonl
       text: { en: fill(variant.text.en, facts), zh: fill(variant.text.zh, facts) },
       snippets: [...(variant.launch ? renderLaunch(withFacts(variant.launch, facts), facts, kb, kept) : []), ...renderCommand(variant, facts)],
       notes,
-      verify: step.verify,
+      verify: variant.verify ?? step.verify,
       effort: step.effort,
       sources: step.sources,
     });

@@ -223,7 +223,7 @@ describe('truth: languages and sources', () => {
       : [
           item.title,
           'cause' in item ? item.cause : item.why,
-          ...('do' in item ? [...item.do.map((v) => v.text), item.verify] : []),
+          ...('do' in item ? [...item.do.flatMap((v) => [v.text, ...(v.verify ? [v.verify] : [])]), item.verify] : []),
           ...('variants' in item ? (item.variants ?? []).flatMap((v) => [v.title, v.cause]) : []),
         ];
 

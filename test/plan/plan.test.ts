@@ -223,6 +223,22 @@ describe('checking what else holds the GPU, with the tool the card has', () => {
     }
     expect(said({ oom: 'cuda' }, 'gpu-oom-sampling')).toMatch(/nvidia-smi/);
   });
+
+  it('names only the tool of the OS the log shows, in the step and in how to check it', () => {
+    const rocm = step({ oom: 'hip', os: 'linux', backend: 'rocm' }, 'close-other-gpu-apps', 'amd-hip-oom')!;
+    expect([rocm.text.en, rocm.verify.en].join('\n')).toMatch(/rocm-smi/);
+    expect([rocm.text.en, rocm.verify.en, rocm.text.zh, rocm.verify.zh].join('\n')).not.toMatch(/Task Manager|任务管理器/);
+    const linux = step({ oom: 'cuda', os: 'linux' }, 'close-other-gpu-apps', 'gpu-oom-sampling')!;
+    expect(linux.verify.en).not.toMatch(/Task Manager|Activity Monitor|rocm-smi/);
+    const mac = step({ oom: 'mps' }, 'close-other-gpu-apps', 'mps-oom')!;
+    expect(mac.verify.en).toMatch(/Activity Monitor/);
+  });
+
+  it('takes a Mac for a Mac when the MPS error says so, though no OS line does: no page file, no .bat', () => {
+    const kinds = planSteps(kb.entries.find((e) => e.id === 'no-error-found')!, { signatures: [], flags: [], evidence: {}, oom: 'mps', backend: 'mps' } as Facts, kb);
+    expect(kinds.steps.map((s) => s.id)).not.toContain('pagefile-increase');
+    expect(kinds.steps.flatMap((s) => s.snippets.map((x) => x.code ?? '')).join('\n')).not.toMatch(/\.bat|python_embeded/);
+  });
 });
 
 describe('smaller weights a card can use', () => {
