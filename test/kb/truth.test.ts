@@ -26,7 +26,9 @@ const sheetNewer = new Set([
 /** Every string inside a kb value, however deep. */
 const strings = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
-const flagsIn = (v: unknown) => new Set(strings(v).flatMap((s) => s.match(FLAG_MENTION) ?? []));
+/** Options of other tools the kb tells people to run, each with its tool: not ComfyUI flags. */
+const FOREIGN = /\bwsl --shutdown\b/g;
+const flagsIn = (v: unknown) => new Set(strings(v).flatMap((s) => s.replace(FOREIGN, '').match(FLAG_MENTION) ?? []));
 
 const everything = [...kb.entries, ...kb.steps.values(), ...kb.leads];
 const dated = [...kb.flags.values()].filter((f) => f.since);
