@@ -272,3 +272,20 @@ describe("the Desktop app's own port", () => {
     }
   });
 });
+
+describe('the video wrappers, which manage their own memory (kb-audit-2 G3)', () => {
+  const sampling = kb.entries.find((e) => e.id === 'gpu-oom-sampling')!;
+  const ids = (f: Partial<Facts>) => planSteps(sampling, { signatures: [], flags: [], evidence: {}, oom: 'cuda', stage: 'sampling', ...f } as Facts, kb).steps.map((s) => s.id);
+
+  it("offers WanVideoWrapper's block swap second when its sampler ran out, and never when the node is another or unknown", () => {
+    expect(ids({ node: 'WanVideoSampler' }).slice(0, 2)).toEqual(['reduce-workload', 'video-wrapper-block-swap']);
+    expect(ids({ node: 'KSampler' })).not.toContain('video-wrapper-block-swap');
+    expect(ids({})).not.toContain('video-wrapper-block-swap');
+  });
+
+  it("tells a wrapper decode failure to tile in the wrapper's own decode node", () => {
+    const vae = kb.entries.find((e) => e.id === 'gpu-oom-vae')!;
+    const plan = planSteps(vae, { signatures: [], flags: [], evidence: {}, oom: 'cuda', stage: 'vae_decode', node: 'WanVideoDecode' } as Facts, kb);
+    expect(plan.steps.find((s) => s.id === 'video-wrapper-block-swap')!.text.en).toMatch(/enable_vae_tiling.*tile_x and tile_y/);
+  });
+});
