@@ -289,3 +289,13 @@ describe('the video wrappers, which manage their own memory (kb-audit-2 G3)', ()
     expect(plan.steps.find((s) => s.id === 'video-wrapper-block-swap')!.text.en).toMatch(/enable_vae_tiling.*tile_x and tile_y/);
   });
 });
+
+describe('Nunchaku, whose weights are 4-bit already (kb-audit-2 G4, cf-0054)', () => {
+  it("sends a Nunchaku loader's OOM to the loader's own offload, not to fp8 files or flags", () => {
+    const load = kb.entries.find((e) => e.id === 'gpu-oom-model-load')!;
+    const plan = planSteps(load, { signatures: [], flags: [], evidence: {}, oom: 'cuda', stage: 'model_load', node: 'NunchakuQwenImageDiTLoader' } as Facts, kb);
+    const smaller = plan.steps.find((s) => s.id === 'smaller-weights')!;
+    expect(smaller.text.en).toMatch(/cpu_offload to enable/);
+    expect(smaller.snippets.map((x) => x.code ?? '').join('\n')).not.toMatch(/--fp8/);
+  });
+});
