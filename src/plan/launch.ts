@@ -124,11 +124,15 @@ function desktopSnippets(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags
   return out;
 }
 
+/** A placeholder redaction left in a value (`<user>`, `<secret>`). */
+const REDACTED = /<[a-z][a-z_-]{0,20}>/i;
+
 /** The change, as each install form the log leaves possible would apply it, on a line that keeps `kept` (flags earlier steps added). */
 export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags' | 'launch'>, kept: readonly string[] = []): Snippet[] {
   const { launch } = kb;
-  // Newer builds hide path values in /system_stats's argv as `*`: the line keeps the place, not the value.
-  const own = facts.launchArgs?.map((t) => (t === '*' ? '…' : t));
+  // Newer builds hide path values in /system_stats's argv as `*`, and stored facts are redacted
+  // (`C:\Users\<user>\…`, where `<` is a redirection in a .bat): the line keeps the place, not the value.
+  const own = facts.launchArgs?.map((t) => (t === '*' || REDACTED.test(t) ? '…' : t));
   const yours = own?.includes('…') ? P.how.yourLineHidden : P.how.yourLine;
   const snippet = (label: Text, template: Text, script: Script, posix: boolean): Snippet => {
     // Flags an earlier step of the case added stay on the line (after the user's own).

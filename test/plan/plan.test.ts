@@ -299,3 +299,14 @@ describe('Nunchaku, whose weights are 4-bit already (kb-audit-2 G4, cf-0054)', (
     expect(smaller.snippets.map((x) => x.code ?? '').join('\n')).not.toMatch(/--fp8/);
   });
 });
+
+describe('a line to copy never holds a redaction placeholder (issue 30: in a .bat, < is a redirection)', () => {
+  it("puts … where the stored log's value was redacted, and says to keep the user's own there", () => {
+    const sampling = kb.entries.find((e) => e.id === 'gpu-oom-sampling')!;
+    const facts = { signatures: [], flags: [], evidence: {}, oom: 'cuda', os: 'windows', install: 'portable', gpuVendor: 'nvidia', comfyuiVersion: '0.3.60',
+      launchArgs: ['--windows-standalone-build', '--output-directory', 'C:\\Users\\<user>\\Pictures\\comfy'] } as Facts;
+    const reserve = planSteps(sampling, facts, kb).steps.find((s) => s.id === 'reserve-vram')!;
+    expect(reserve.snippets[0]!.code).toBe('.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build --output-directory … --reserve-vram 2');
+    expect(reserve.snippets[0]!.how!.en).toMatch(/… is a value the log hides, keep yours there/);
+  });
+});
