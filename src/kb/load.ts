@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Entry, FACT_NAMES, Flag, KnownIssue, knownIssueLead, Launch, Lead, ReplyRule, Signature, StageHints, Step } from './schema.ts';
+import { Entry, FACT_NAMES, Flag, KnownIssue, knownIssueLead, Launch, Lead, ModelFamily, ReplyRule, Signature, StageHints, Step } from './schema.ts';
 import { checkPattern } from '../classify/patterns.ts';
 import { DEFAULT_KB_DIR } from './cache.ts';
 
@@ -22,6 +22,8 @@ export interface Kb {
   leads: Lead[];
   /** How typed replies at a step are read, in the order they are tried. */
   replies: ReplyRule[];
+  /** Model families and what their weights take, for steps that quote the model's size. */
+  models: ModelFamily[];
   /** A short hash of every kb file, stored with each case so stats can tell kb versions apart. */
   version: string;
 }
@@ -116,6 +118,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const signatures = readList('signatures.yaml', Signature);
   const flags = readList('flags.yaml', Flag);
   const replies = readList('replies.yaml', ReplyRule);
+  const models = readList('models.yaml', ModelFamily);
   const leads = [...readList('known-issues.yaml', KnownIssue).map(({ file, value }) => ({ file, value: knownIssueLead(value) })), ...readList('leads.yaml', Lead)];
   const readOne = <S extends z.ZodType>(name: string, schema: S): z.infer<S> | undefined => {
     const file = join(dir, name);
@@ -220,6 +223,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
     launch: launch!,
     leads: leads.map((l) => l.value),
     replies: replies.map((r) => r.value),
+    models: models.map((m) => m.value),
     version: hash.digest('hex').slice(0, 12),
   };
 }

@@ -51,6 +51,7 @@ export const FACT_NAMES = [
   'rejectedFlags', // flags argparse refused: "unrecognized arguments", "not allowed with argument" (array)
   'videoWorkflow', // true when the paste shows a video model or frames
   'recoveredVaeTiling', // ComfyUI's own "retrying with tiled VAE decoding" warning was printed
+  'modelFamily', // the kb/models.yaml family of the diffusion model ComfyUI loaded ("Requested to load Flux2")
   // From an attached workflow JSON (UI or API format):
   'workflowWidth',
   'workflowHeight',
@@ -106,6 +107,19 @@ export const Source = z.strictObject({
   url: z.string().url(),
 });
 
+/**
+ * A family of diffusion models and what its weights take (kb/models.yaml): a step that names the
+ * model's size (`quotesModel`) quotes `sizes` when the log shows ComfyUI loading one of `loads`.
+ */
+export const ModelFamily = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  /** ComfyUI's model classes, as its log names them: "Requested to load Flux2". */
+  loads: z.array(z.string().regex(/^\w+$/)).min(1),
+  sizes: Text,
+  sources: z.array(Source).min(1),
+});
+export type ModelFamily = z.infer<typeof ModelFamily>;
+
 const FLAG = /^--[a-z0-9_-]+$/;
 
 /**
@@ -152,6 +166,8 @@ export const Step = z.strictObject({
   noEffectIf: Condition.optional(),
   /** For each flag in this fact, say what kb/flags.yaml knows of it (which builds have it, or that none do). */
   explainFlags: z.literal('rejectedFlags').optional(),
+  /** Quote what the model the log shows takes (kb/models.yaml), beside the step. */
+  quotesModel: z.literal(true).optional(),
   sources: z.array(Source).min(1),
   /** For maintainers: why the step says what it says, answers to expert objections. Never shown to users. */
   notes: z.string().optional(),

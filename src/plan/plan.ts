@@ -45,7 +45,7 @@ export interface Plan {
 export const UP_FRONT = 5;
 
 type Variant = Step['do'][number];
-type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch' | 'leads'>;
+type PlanKb = Pick<Kb, 'steps' | 'flags' | 'launch' | 'leads' | 'models'>;
 
 /** The leads whose signals the paste shows, in the kb's order. */
 const holding = (leads: Kb['leads'], facts: Facts) => leads.filter((l) => evaluate(l.when, facts).truth === true);
@@ -180,6 +180,7 @@ export function planSteps(entry: Entry, read: Facts, kb: PlanKb, order: readonly
       ...issues.map((l) => l.note!),
       ...flags.filter((f) => buildHas(f, facts) === undefined).map(needsNote),
       ...(step.explainFlags ? (facts[step.explainFlags] ?? []).map((f) => refusedNote(f, facts, kb.flags)) : []),
+      ...(step.quotesModel ? kb.models.filter((m) => m.id === facts.modelFamily).map((m) => m.sizes) : []),
     ];
     if (leading.includes(id)) plan.leads.push(id);
     plan.steps.push({

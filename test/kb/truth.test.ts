@@ -30,7 +30,7 @@ const strings = (v: unknown): string[] =>
 const FOREIGN = /\bwsl --shutdown\b/g;
 const flagsIn = (v: unknown) => new Set(strings(v).flatMap((s) => s.replace(FOREIGN, '').match(FLAG_MENTION) ?? []));
 
-const everything = [...kb.entries, ...kb.steps.values(), ...kb.leads];
+const everything = [...kb.entries, ...kb.steps.values(), ...kb.leads, ...kb.models];
 const dated = [...kb.flags.values()].filter((f) => f.since);
 
 /** Everything a user reads or copies of a planned step. */
@@ -218,7 +218,9 @@ describe('truth: versions are data', () => {
 describe('truth: languages and sources', () => {
   /** What users read of an entry, a step, or a lead (a known issue's text). */
   const texts = (item: (typeof everything)[number]): Text[] =>
-    !('title' in item)
+    'sizes' in item
+      ? [item.sizes]
+      : !('title' in item)
       ? item.note
         ? [item.note]
         : []

@@ -310,3 +310,18 @@ describe('a line to copy never holds a redaction placeholder (issue 30: in a .ba
     expect(reserve.snippets[0]!.how!.en).toMatch(/… is a value the log hides, keep yours there/);
   });
 });
+
+describe('the size of the model the log shows (kb/models.yaml, issue 30 item 5)', () => {
+  it('reads the family from the model ComfyUI loaded, not from its text encoder or VAE', () => {
+    expect(classify('Requested to load Flux2TEModel_\nRequested to load Flux2\ntorch.OutOfMemoryError: CUDA out of memory.').facts.modelFamily).toBe('flux2');
+    expect(classify('Requested to load WAN21\ntorch.OutOfMemoryError: CUDA out of memory.').facts.modelFamily).toBe('wan');
+    expect(classify('Requested to load SDXL\ntorch.OutOfMemoryError: CUDA out of memory.').facts.modelFamily).toBeUndefined();
+  });
+
+  it('quotes it beside the steps about the weights, in both languages', () => {
+    const d = classify('Requested to load QwenImage\nloaded partially 9000 MB\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB');
+    const smaller = planSteps(d.entry, d.facts, kb).steps.find((s) => s.id === 'smaller-weights')!;
+    expect(smaller.notes.map((n) => n.en)).toContainEqual(expect.stringMatching(/Qwen-Image has 20B parameters: about 41 GB in bf16 and 20 GB in fp8/));
+    expect(smaller.notes.map((n) => n.zh)).toContainEqual(expect.stringMatching(/Qwen-Image 有 20B 参数/));
+  });
+});

@@ -18,6 +18,8 @@ export interface FactReader {
   signatures: CompiledSignatures;
   stages: CompiledStages;
   knownFlags: ReadonlySet<string>;
+  /** kb/models.yaml: a ComfyUI model class ("Flux2") to its family's id. */
+  models: ReadonlyMap<string, string>;
   /** The readers' gate literals, the kb signatures' literals, then the stage events', node names' and phrases' runs: one pass over a paste finds them all (from the second paste on). */
   literals: LazyIndex;
   /** Where the signatures' literals and each kind of runs start in it (known once it is built). */
@@ -41,6 +43,7 @@ export function compileReader(kb: Kb): FactReader {
     signatures,
     stages,
     knownFlags: new Set([...kb.flags.values()].filter((f) => f.status !== 'never').map((f) => f.flag)),
+    models: new Map(kb.models.flatMap((m) => m.loads.map((c) => [c, m.id] as const))),
     literals,
     at,
   };
@@ -99,6 +102,11 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
     delete facts.evidence.freeGb;
   }
   if (errors.recoveredVaeTiling) facts.recoveredVaeTiling = true;
+  const model = readModelFamily(lines, reader.models);
+  if (model) {
+    facts.modelFamily = model.family;
+    facts.evidence.modelFamily = { line: model.line, text: lines[model.line]!, source: 'model load line', strength: 1 };
+  }
 
   // An attached /system_stats or workflow says more reliably what the log only hints at.
   const json = readJsonFacts(lines);
@@ -124,4 +132,16 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   if (facts.totalGb && facts.freeGb !== undefined) facts.freeShare = round(facts.freeGb / facts.totalGb);
   if (facts.requestedGb !== undefined && facts.freeGb !== undefined) facts.requestFitsFree = facts.requestedGb < facts.freeGb;
   return facts;
+}
+
+const LOADS = /Requested to load (\w+)/;
+
+/** The first diffusion model ComfyUI loads that kb/models.yaml knows (text encoders and VAEs are not families). */
+function readModelFamily(lines: readonly string[], models: ReadonlyMap<string, string>): { family: string; line: number } | undefined {
+  for (const [line, text] of lines.entries()) {
+    if (!text.includes('Requested to load')) continue;
+    const family = models.get(LOADS.exec(text)?.[1] ?? '');
+    if (family) return { family, line };
+  }
+  return undefined;
 }

@@ -60,6 +60,8 @@ export interface Facts {
   rejectedFlags?: string[];
   videoWorkflow?: boolean;
   recoveredVaeTiling?: boolean;
+  /** The kb/models.yaml family of the diffusion model ComfyUI loaded. */
+  modelFamily?: string;
   workflowWidth?: number;
   workflowHeight?: number;
   workflowBatch?: number;
