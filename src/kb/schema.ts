@@ -360,14 +360,14 @@ const Script = z.strictObject({
   file: z.string().min(1).optional(),
   /** The launch line, with {args} where the flags go. */
   line: z.string().includes('{args}'),
-  /** The flags the file ships with; absent where installs differ. */
+  /** The flags the file ships with (one newer than the log's build, or with no build shown, is left out); absent where installs differ. */
   args: z.array(z.string().regex(FLAG)).optional(),
   source: Source,
 });
 export type Script = z.infer<typeof Script>;
 
 export const Launch = z.strictObject({
-  portable: z.strictObject({ nvidia: Script, amd: Script }),
+  portable: z.strictObject({ nvidia: Script, amd: Script, intel: Script }),
   zluda: Script,
   manual: Script,
   desktop: z.strictObject({

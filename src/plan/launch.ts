@@ -1,6 +1,7 @@
 // Launch lines as the user will copy them: a step's change (flags to add or take off, a variable to
 // set) applied to the user's own line, in the form their install uses. The log says which install
 // it is and, when it shows one, the line itself; only when it cannot tell are several forms shown.
+import { compareVersions } from '../classify/conditions.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import type { Kb } from '../kb/load.ts';
 import type { Flag, LaunchChange, Script, Text } from '../kb/schema.ts';
@@ -16,12 +17,13 @@ export interface Snippet {
   code?: string;
 }
 
-export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-either' | 'zluda' | 'desktop' | 'manual-windows' | 'manual-posix' | 'manual';
+export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-intel' | 'portable-either' | 'zluda' | 'desktop' | 'manual-windows' | 'manual-posix' | 'manual';
 
 /** The install forms to show: the one the log shows, or each it leaves possible. */
 export function targetsFor(facts: Facts): Target[] {
   const amd = facts.gpuVendor === 'amd' || facts.backend === 'rocm';
-  const portable: Target = amd ? 'portable-amd' : facts.gpuVendor === 'nvidia' || facts.backend === 'cuda' ? 'portable-nvidia' : 'portable-either';
+  const intel = facts.gpuVendor === 'intel' || facts.backend === 'xpu' || facts.oom === 'xpu';
+  const portable: Target = amd ? 'portable-amd' : intel ? 'portable-intel' : facts.gpuVendor === 'nvidia' || facts.backend === 'cuda' ? 'portable-nvidia' : 'portable-either';
   const manual: Target = facts.os === 'windows' ? 'manual-windows' : facts.os ? 'manual-posix' : 'manual';
   if (facts.install === 'desktop') return ['desktop'];
   if (facts.backend === 'zluda') return ['zluda'];
@@ -124,6 +126,17 @@ function desktopSnippets(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'flags
   return out;
 }
 
+/**
+ * The flags a launch file ships with, as the log's build has them: a flag newer than the build (or
+ * any newer one when no build shows) is left out, since an older ComfyUI refuses it and won't start.
+ */
+function shippedArgs(args: string[], facts: Facts, flags: ReadonlyMap<string, Flag>): string[] {
+  return args.filter((a) => {
+    const since = flags.get(a)?.since?.version;
+    return !since || (!!facts.comfyuiVersion && compareVersions(facts.comfyuiVersion, since) >= 0);
+  });
+}
+
 /** A placeholder redaction left in a value (`<user>`, `<secret>`). */
 const REDACTED = /<[a-z][a-z_-]{0,20}>/i;
 
@@ -136,7 +149,8 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
   const yours = own?.includes('…') ? P.how.yourLineHidden : P.how.yourLine;
   const snippet = (label: Text, template: Text, script: Script, posix: boolean): Snippet => {
     // Flags an earlier step of the case added stay on the line (after the user's own).
-    const base = kept.length ? [...(own ?? script.args ?? ['…']), ...kept] : (own ?? script.args);
+    const shipped = script.args && shippedArgs(script.args, facts, kb.flags);
+    const base = kept.length ? [...(own ?? shipped ?? ['…']), ...kept] : (own ?? shipped);
     const how = format(own ? yours : template, { file: script.file ?? '', change: describe(change, posix) });
     // Without the user's flags or the file's own, a line with only the removal in it would read as "drop all your flags".
     if (!base && !change.add.length && !change.env) return { label, how };
@@ -160,6 +174,8 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
           : [snippet(P.label.manual, P.how.manualLine, launch.manual, true)];
       case 'portable-amd':
         return [snippet(format(P.label.portableAmd, { file: launch.portable.amd.file! }), P.how.portableLine, launch.portable.amd, false)];
+      case 'portable-intel':
+        return [snippet(format(P.label.portableIntel, { file: launch.portable.intel.file! }), P.how.portableLine, launch.portable.intel, false)];
       case 'portable-nvidia':
         return [snippet(format(P.label.portableNvidia, { file: launch.portable.nvidia.file! }), P.how.portableLine, launch.portable.nvidia, false)];
       case 'portable-either':

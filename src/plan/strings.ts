@@ -24,6 +24,7 @@ export const P = {
     portableNvidia: { en: 'Windows portable ({file})', zh: 'Windows 便携版（{file}）' },
     portableEither: { en: 'Windows portable ({file}; AMD: {amdFile}, same line)', zh: 'Windows 便携版（{file}；AMD 版为 {amdFile}，同一行）' },
     portableAmd: { en: 'Windows portable for AMD ({file})', zh: 'Windows 便携版 AMD（{file}）' },
+    portableIntel: { en: 'Windows portable for Intel ({file})', zh: 'Windows 便携版 Intel（{file}）' },
     zluda: { en: 'ComfyUI-Zluda ({file})', zh: 'ComfyUI-Zluda（{file}）' },
     desktop: { en: 'ComfyUI Desktop', zh: 'ComfyUI 桌面版' },
     comfyDesktop: { en: 'Comfy Desktop (the newer app that manages installations)', zh: 'Comfy Desktop（管理多个安装的新版应用）' },

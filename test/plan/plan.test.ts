@@ -325,3 +325,21 @@ describe('the size of the model the log shows (kb/models.yaml, issue 30 item 5)'
     expect(smaller.notes.map((n) => n.zh)).toContainEqual(expect.stringMatching(/Qwen-Image 有 20B 参数/));
   });
 });
+
+describe("the portable's own launcher, as the user's build has it (kb-audit-2 N10, N13)", () => {
+  const sampling = kb.entries.find((e) => e.id === 'gpu-oom-sampling')!;
+  const line = (f: Partial<Facts>, entry = sampling) =>
+    planSteps(entry, { signatures: [], flags: [], evidence: {}, os: 'windows', install: 'portable', ...f } as Facts, kb).steps.find((s) => s.snippets.some((x) => x.code?.includes('main.py')))!.snippets[0]!;
+
+  it('keeps --enable-manager on a 0.4.0-or-newer portable line, and never gives it to an older or unknown build', () => {
+    expect(line({ oom: 'cuda', gpuVendor: 'nvidia', comfyuiVersion: '0.40.0' }).code).toMatch(/--windows-standalone-build --enable-manager --/);
+    expect(line({ oom: 'cuda', gpuVendor: 'nvidia', comfyuiVersion: '0.3.60' }).code).not.toMatch(/--enable-manager/);
+    expect(line({ oom: 'cuda', gpuVendor: 'nvidia' }).code).not.toMatch(/--enable-manager/);
+  });
+
+  it('edits run_intel_gpu.bat for an Intel Arc card, not run_nvidia_gpu.bat', () => {
+    const xpu = kb.entries.find((e) => e.id === 'xpu-oom')!;
+    const snippet = line({ oom: 'xpu', backend: 'xpu', gpuVendor: 'intel' }, xpu);
+    expect(snippet.label.en).toBe('Windows portable for Intel (run_intel_gpu.bat)');
+  });
+});
