@@ -53,9 +53,10 @@ const cases = [
   {
     name: 'desktop-2026-dynamic-vram',
     entry: 'gpu-oom-sampling',
-    names: ['--disable-dynamic-vram', '--reserve-vram', '--disable-smart-memory'],
-    // 0.18.0 has Dynamic VRAM but predates --vram-headroom (0.25.0); --lowvram does nothing under it.
-    never: ['--vram-headroom', '--lowvram', '--windows-standalone-build'],
+    names: ['--disable-dynamic-vram', '--disable-smart-memory'],
+    // 0.18.0 has Dynamic VRAM but predates --vram-headroom and a Dynamic --reserve-vram (both 0.25.0, PR
+    // #14480: kb-audit-2 N25); --lowvram does nothing under it.
+    never: ['--vram-headroom', '--reserve-vram', '--lowvram', '--windows-standalone-build'],
     // The log cannot tell the legacy app (Server-Config) from the newer one (Startup Args): both.
     forms: ['ComfyUI Desktop', 'Comfy Desktop (the newer app that manages installations)'],
   },
@@ -110,10 +111,10 @@ describe('golden plans for each kind of install', () => {
 
   it('tells a Desktop user the setting, not a command line', () => {
     const { plan } = drawn('desktop-2026-dynamic-vram');
-    const reserve = plan.steps.find((s) => s.id === 'reserve-vram')!;
-    expect(reserve.snippets.map((s) => s.how!.en)).toEqual([
-      'Settings (gear icon, or Ctrl+,) → Server-Config → Memory → Reserved VRAM (GB): set it to 2, then restart ComfyUI.',
-      '⋮ on the installation → Manage → Startup Args → Startup Arguments: add `--reserve-vram 2` at the end, then launch the installation again.',
+    const smart = plan.steps.find((s) => s.id === 'attention-and-smart-memory')!;
+    expect(smart.snippets.map((s) => s.how!.en)).toEqual([
+      'Settings (gear icon, or Ctrl+,) → Server-Config → Memory → Disable smart memory management: set it to on, then restart ComfyUI.',
+      '⋮ on the installation → Manage → Startup Args → Startup Arguments: add `--disable-smart-memory` at the end, then launch the installation again.',
     ]);
     expect(code(plan)).not.toMatch(/main\.py|\.bat/);
     // A flag Server-Config has no field for goes into the settings file.
