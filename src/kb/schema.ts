@@ -30,6 +30,7 @@ export const FACT_NAMES = [
   'backend', // cuda | rocm | zluda | mps | directml | xpu | cpu
   'gpuVendor', // nvidia | amd | intel | apple
   'gpuName',
+  'gpuBeforeTuring', // an NVIDIA card older than RTX 20 (GTX 10, Pascal and before): CUDA 13 builds have no kernels for it
   'os', // windows | linux | macos
   'app', // comfyui | a1111 | forge | fooocus | invokeai | sdnext | wan2gp | easydiffusion | swarmui
   'install', // portable | desktop | manual | docker

@@ -254,11 +254,17 @@ describe('smaller weights a card can use', () => {
 });
 
 describe('a PyTorch build the card can run', () => {
-  it('sends RTX 50 cards to cu128 and GTX 10 cards and older to the cu126 build, not to the latest portable (kb-audit-2 N5)', () => {
+  it('sends RTX 20 and newer to a current CUDA build and GTX 10 cards and older to the cu126 build, not to the latest portable (kb-audit-2 N5, N18)', () => {
     const s = step({ oom: undefined, gpuVendor: 'nvidia', backend: 'cuda' }, 'update-pytorch-for-gpu', 'no-kernel-image')!;
-    expect(s.text.en).toMatch(/RTX 50 series card, install a cu128/);
-    expect(s.text.en).toMatch(/GTX 10 series card or older, use\s+the cu126 build/);
+    expect(s.text.en).toMatch(/CUDA 13\.0, for RTX 20 and newer; RTX 50 cards need at least\s+CUDA 12\.8/);
+    expect(s.text.en).toMatch(/GTX 10 series card or older, use the cu126 build/);
     expect(s.text.en).toMatch(/ComfyUI_windows_portable_nvidia_cu126\.7z/);
+    // A card the log names as older than RTX 20 gets only the cu126 build.
+    const pascal = step({ oom: undefined, gpuVendor: 'nvidia', backend: 'cuda', gpuName: 'NVIDIA GeForce GTX 1060 6GB', gpuBeforeTuring: true }, 'update-pytorch-for-gpu', 'no-kernel-image')!;
+    expect(pascal.snippets.map((x) => x.code).join('\n')).toMatch(/whl\/cu126/);
+    expect(pascal.snippets.map((x) => x.code).join('\n')).not.toMatch(/cu13\d|cu128/);
+    expect(classify('Device: cuda:0 NVIDIA GeForce GTX 1080 Ti : cudaMallocAsync\nCUDA error: no kernel image is available for execution on the device').facts.gpuBeforeTuring).toBe(true);
+    expect(classify('Device: cuda:0 NVIDIA GeForce RTX 2060 : cudaMallocAsync\nCUDA error: no kernel image is available for execution on the device').facts.gpuBeforeTuring).toBeUndefined();
   });
 });
 

@@ -94,6 +94,7 @@ export function extractFacts(input: Normalized, reader: FactReader): Facts {
   for (const key of ['backend', 'gpuVendor', 'gpuName', 'os', 'app', 'install', 'attention', 'dynamicVram', 'vramGb', 'ramGb', 'comfyuiVersion', 'torchVersion', 'videoWorkflow', 'launchArgs', 'rejectedFlags'] as const) {
     set(key, env[key] as never);
   }
+  if (facts.gpuName && BEFORE_TURING.test(facts.gpuName)) facts.gpuBeforeTuring = true;
   for (const key of ['requestedGb', 'totalGb', 'freeGb', 'allocatedGb', 'reservedUnallocatedGb'] as const) set(key, alloc[key]);
   // A device cannot have more free than it has: such a figure (ZLUDA and some drivers print them)
   // is garbage and must not argue that memory was plentiful.
@@ -145,3 +146,6 @@ function readModelFamily(lines: readonly string[], models: ReadonlyMap<string, s
   }
   return undefined;
 }
+
+/** NVIDIA cards from before RTX 20 (Turing): GTX 10 and 9, Pascal and Maxwell workstation cards, TITAN X/Xp. */
+const BEFORE_TURING = /\bGTX\s?(?:10[5-8]0|9[5-8]0|TITAN X)|\bTITAN Xp?\b|\bQuadro (?:P|M)\d|\bTesla (?:P|M)\d{1,3}\b/i;

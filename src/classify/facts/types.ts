@@ -37,6 +37,8 @@ export interface Facts {
   backend?: 'cuda' | 'rocm' | 'zluda' | 'mps' | 'directml' | 'xpu' | 'cpu';
   gpuVendor?: 'nvidia' | 'amd' | 'intel' | 'apple';
   gpuName?: string;
+  /** An NVIDIA card older than RTX 20 (Pascal and before), which CUDA 13.0 builds of PyTorch no longer support. */
+  gpuBeforeTuring?: boolean;
   os?: 'windows' | 'linux' | 'macos';
   app?: string;
   install?: 'portable' | 'desktop' | 'manual' | 'docker';
