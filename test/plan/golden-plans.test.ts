@@ -71,7 +71,8 @@ const cases = [
   {
     name: 'amd-linux-rocm',
     entry: 'amd-hip-oom',
-    names: ['--listen', '--use-pytorch-cross-attention', '--disable-smart-memory', '--reserve-vram'],
+    // ComfyUI picks the attention itself on AMD; a forced PyTorch attention falls back to the math kernel (N11).
+    names: ['--listen', '--use-split-cross-attention', '--disable-smart-memory', '--reserve-vram'],
     never: ['--windows-standalone-build', '--vram-headroom'],
     forms: ['Manual install (terminal)'],
   },
