@@ -349,3 +349,14 @@ describe("the portable's own launcher, as the user's build has it (kb-audit-2 N1
     expect(snippet.label.en).toBe('Windows portable for Intel (run_intel_gpu.bat)');
   });
 });
+
+describe('a legacy Desktop refusing --normalvram (kb-audit-2 N17)', () => {
+  it('is told to set Server-Config back to auto, and the newer app to take the flag off', () => {
+    const d = classify('ComfyUI version: 0.24.0\n@comfyorg/comfyui-electron 0.6.1\nmain.py: error: unrecognized arguments: --normalvram');
+    const fix = planSteps(d.entry, d.facts, kb).steps.find((s) => s.id === 'fix-rejected-flag')!;
+    expect(fix.snippets.map((x) => x.how?.en ?? '')).toEqual([
+      expect.stringMatching(/Server-Config → Memory → VRAM management mode: set it to auto/),
+      expect.stringMatching(/Startup Arguments: take `--normalvram` off/),
+    ]);
+  });
+});
