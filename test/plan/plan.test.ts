@@ -360,3 +360,14 @@ describe('a legacy Desktop refusing --normalvram (kb-audit-2 N17)', () => {
     ]);
   });
 });
+
+describe('an AMD OOM starts where the log says it ran out (kb-audit-2 N22)', () => {
+  const amd = kb.entries.find((e) => e.id === 'amd-hip-oom')!;
+  const first = (stage: Facts['stage']) => planSteps(amd, { signatures: [], flags: [], evidence: {}, oom: 'hip', gpuVendor: 'amd', stage } as Facts, kb).steps[0]!.id;
+  it('decodes in tiles first for a VAE failure, shrinks the weights first for a load, and shrinks the job for sampling', () => {
+    expect(first('vae_decode')).toBe('tiled-vae-decode');
+    expect(first('text_encoder')).toBe('text-encoder-smaller');
+    expect(first('model_load')).toBe('text-encoder-smaller');
+    expect(first('sampling')).toBe('reduce-workload');
+  });
+});
