@@ -370,6 +370,8 @@ export type Script = z.infer<typeof Script>;
 export const Launch = z.strictObject({
   portable: z.strictObject({ nvidia: Script, amd: Script, intel: Script }),
   zluda: Script,
+  /** A container: the flags go on its start command or in the image's arguments variable. */
+  docker: Script,
   manual: Script,
   desktop: z.strictObject({
     /** Where the legacy app's Server-Config settings are. */

@@ -17,7 +17,7 @@ export interface Snippet {
   code?: string;
 }
 
-export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-intel' | 'portable-either' | 'zluda' | 'desktop' | 'manual-windows' | 'manual-posix' | 'manual';
+export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-intel' | 'portable-either' | 'zluda' | 'desktop' | 'docker' | 'manual-windows' | 'manual-posix' | 'manual';
 
 /** The install forms to show: the one the log shows, or each it leaves possible. */
 export function targetsFor(facts: Facts): Target[] {
@@ -28,7 +28,8 @@ export function targetsFor(facts: Facts): Target[] {
   if (facts.install === 'desktop') return ['desktop'];
   if (facts.backend === 'zluda') return ['zluda'];
   if (facts.install === 'portable') return [portable];
-  if (facts.install === 'manual' || facts.install === 'docker') return [manual];
+  if (facts.install === 'docker') return ['docker'];
+  if (facts.install === 'manual') return [manual];
   // Portable builds exist for Windows only, the Desktop app for Windows and macOS.
   if (facts.os === 'windows') return [portable, 'manual-windows'];
   if (facts.os === 'macos') return ['desktop', 'manual-posix'];
@@ -161,6 +162,8 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
     switch (target) {
       case 'desktop':
         return desktopSnippets(change, facts, kb);
+      case 'docker':
+        return [snippet(P.label.docker, P.how.dockerLine, launch.docker, true)];
       case 'zluda':
         return [snippet(format(P.label.zluda, { file: launch.zluda.file! }), P.how.zludaLine, launch.zluda, false)];
       case 'manual-windows':

@@ -31,6 +31,7 @@ export const P = {
     manualWindows: { en: 'Manual install (Windows console)', zh: '手动安装（Windows 命令行）' },
     manualPosix: { en: 'Manual install (terminal)', zh: '手动安装（终端）' },
     manual: { en: 'Manual install', zh: '手动安装' },
+    docker: { en: "Docker (the container's start command)", zh: 'Docker（容器的启动命令）' },
     command: { en: 'Command', zh: '命令' },
     portableCommand: { en: 'Windows portable (in the ComfyUI_windows_portable folder)', zh: 'Windows 便携版（在 ComfyUI_windows_portable 文件夹里运行）' },
     otherCommand: { en: 'Manual install (in ComfyUI’s folder, with its Python environment active)', zh: '手动安装（在 ComfyUI 文件夹里、激活它的 Python 环境后运行）' },
@@ -51,6 +52,10 @@ export const P = {
     zludaLine: {
       en: 'In {file}, change the `set "COMMANDLINE_ARGS=..."` line ({change}); … stands for the flags already there:',
       zh: '在 {file} 里修改 `set "COMMANDLINE_ARGS=..."` 这一行（{change}）；… 代表行里原有的参数：',
+    },
+    dockerLine: {
+      en: "In the container's start command (Compose `command:`), or in the variable your image reads its flags from (e.g. `CLI_ARGS`), make this change ({change}), keeping your other flags, then recreate the container:",
+      zh: '在容器的启动命令（Compose 的 `command:`）里，或在你的镜像读取参数的变量里（例如 `CLI_ARGS`），做这个修改（{change}），其他参数保留，然后重建容器：',
     },
     manualLine: {
       en: 'Change the command you start ComfyUI with ({change}), keeping your other flags:',

@@ -371,3 +371,15 @@ describe('an AMD OOM starts where the log says it ran out (kb-audit-2 N22)', () 
     expect(first('sampling')).toBe('reduce-workload');
   });
 });
+
+describe('a container (kb-audit-2 G6)', () => {
+  it("puts the flags on the container's start command or its image's variable, not on a terminal line", () => {
+    const sampling = kb.entries.find((e) => e.id === 'gpu-oom-sampling')!;
+    const plan = planSteps(sampling, { signatures: [], flags: [], evidence: {}, oom: 'cuda', os: 'linux', install: 'docker', gpuVendor: 'nvidia', comfyuiVersion: '0.40.0' } as Facts, kb);
+    const reserve = plan.steps.find((s) => s.id === 'reserve-vram')!;
+    expect(reserve.snippets).toEqual([
+      expect.objectContaining({ label: expect.objectContaining({ en: "Docker (the container's start command)" }), code: 'python main.py --reserve-vram 1' }),
+    ]);
+    expect(reserve.snippets[0]!.how!.en).toMatch(/CLI_ARGS.*recreate the container/);
+  });
+});
