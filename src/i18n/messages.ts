@@ -99,5 +99,6 @@ export const M = {
     desktop: { en: 'ComfyUI Desktop', zh: 'ComfyUI 桌面版' },
     docker: { en: 'Docker', zh: 'Docker' },
     manual: { en: 'manual (venv)', zh: '手动安装（venv）' },
+    launcher: { en: 'a one-click bundle with its own launcher (秋叶/绘世)', zh: '自带启动器的整合包（秋叶/绘世）' },
   },
 } as const satisfies Record<string, unknown>;

@@ -33,7 +33,7 @@ export const FACT_NAMES = [
   'gpuBeforeTuring', // an NVIDIA card older than RTX 20 (GTX 10, Pascal and before): CUDA 13 builds have no kernels for it
   'os', // windows | linux | macos
   'app', // comfyui | a1111 | forge | fooocus | invokeai | sdnext | wan2gp | easydiffusion | swarmui
-  'install', // portable | desktop | manual | docker
+  'install', // portable | desktop | manual | docker | launcher (a Chinese one-click bundle's launcher: 秋叶/绘世)
   'flags', // ComfyUI launch flags seen (array)
   'attention', // sage | flash | xformers | pytorch | split | quad
   'dynamicVram', // true | false
@@ -372,6 +372,8 @@ export const Launch = z.strictObject({
   zluda: Script,
   /** A container: the flags go on its start command or in the image's arguments variable. */
   docker: Script,
+  /** A one-click bundle's launcher (秋叶/绘世), which writes ComfyUI's command line from its own settings. */
+  launcher: z.strictObject({ source: Source }),
   manual: Script,
   desktop: z.strictObject({
     /** Where the legacy app's Server-Config settings are. */

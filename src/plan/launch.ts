@@ -17,7 +17,7 @@ export interface Snippet {
   code?: string;
 }
 
-export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-intel' | 'portable-either' | 'zluda' | 'desktop' | 'docker' | 'manual-windows' | 'manual-posix' | 'manual';
+export type Target = 'portable-nvidia' | 'portable-amd' | 'portable-intel' | 'portable-either' | 'zluda' | 'desktop' | 'docker' | 'launcher' | 'manual-windows' | 'manual-posix' | 'manual';
 
 /** The install forms to show: the one the log shows, or each it leaves possible. */
 export function targetsFor(facts: Facts): Target[] {
@@ -29,6 +29,7 @@ export function targetsFor(facts: Facts): Target[] {
   if (facts.backend === 'zluda') return ['zluda'];
   if (facts.install === 'portable') return [portable];
   if (facts.install === 'docker') return ['docker'];
+  if (facts.install === 'launcher') return ['launcher'];
   if (facts.install === 'manual') return [manual];
   // Portable builds exist for Windows only, the Desktop app for Windows and macOS.
   if (facts.os === 'windows') return [portable, 'manual-windows'];
@@ -162,6 +163,8 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
     switch (target) {
       case 'desktop':
         return desktopSnippets(change, facts, kb);
+      case 'launcher':
+        return [{ label: P.label.launcher, how: format(P.how.launcher, { change: describe(change, false) }) }];
       case 'docker':
         return [snippet(P.label.docker, P.how.dockerLine, launch.docker, true)];
       case 'zluda':

@@ -31,6 +31,7 @@ export const P = {
     manualWindows: { en: 'Manual install (Windows console)', zh: '手动安装（Windows 命令行）' },
     manualPosix: { en: 'Manual install (terminal)', zh: '手动安装（终端）' },
     manual: { en: 'Manual install', zh: '手动安装' },
+    launcher: { en: 'One-click bundle launcher (秋叶/绘世)', zh: '整合包启动器（秋叶/绘世）' },
     docker: { en: "Docker (the container's start command)", zh: 'Docker（容器的启动命令）' },
     command: { en: 'Command', zh: '命令' },
     portableCommand: { en: 'Windows portable (in the ComfyUI_windows_portable folder)', zh: 'Windows 便携版（在 ComfyUI_windows_portable 文件夹里运行）' },
@@ -52,6 +53,10 @@ export const P = {
     zludaLine: {
       en: 'In {file}, change the `set "COMMANDLINE_ARGS=..."` line ({change}); … stands for the flags already there:',
       zh: '在 {file} 里修改 `set "COMMANDLINE_ARGS=..."` 这一行（{change}）；… 代表行里原有的参数：',
+    },
+    launcher: {
+      en: "Your ComfyUI starts from its bundle's launcher, which writes the command line from its own settings: make this change there ({change}), in the launcher's settings for ComfyUI's launch options, not in a .bat it doesn't read; if the launcher has no such option, ask in its support channel.",
+      zh: '你的 ComfyUI 由整合包的启动器启动，命令行由启动器按它自己的设置生成：请在启动器里 ComfyUI 启动选项的设置中做这个修改（{change}），不要去改它并不读取的 .bat；如果启动器没有对应选项，请到它的支持渠道询问。',
     },
     dockerLine: {
       en: "In the container's start command (Compose `command:`), or in the variable your image reads its flags from (e.g. `CLI_ARGS`), make this change ({change}), keeping your other flags, then recreate the container:",

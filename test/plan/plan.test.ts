@@ -383,3 +383,14 @@ describe('a container (kb-audit-2 G6)', () => {
     expect(reserve.snippets[0]!.how!.en).toMatch(/CLI_ARGS.*recreate the container/);
   });
 });
+
+describe('a one-click bundle started from its launcher (秋叶/绘世; kb-audit-2 G6, cf-0054)', () => {
+  it('is read from the bundle\'s paths, and told to set the flag in the launcher, with no .bat line to edit', () => {
+    const d = classify('File "D:\\ComfyUI-aki-v1.6\\ComfyUI\\execution.py", line 1, in execute\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB');
+    expect(d.facts.install).toBe('launcher');
+    const reserve = planSteps(d.entry, d.facts, kb).steps.find((s) => s.snippets.some((x) => x.label.en.startsWith('One-click')))!;
+    expect(reserve.snippets).toHaveLength(1);
+    expect(reserve.snippets[0]!.code).toBeUndefined();
+    expect(reserve.snippets[0]!.how!.zh).toMatch(/请在启动器里/);
+  });
+});

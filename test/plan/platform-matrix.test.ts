@@ -25,6 +25,8 @@ const PROFILES: Record<string, Profile> = {
   'windows portable intel': { os: 'windows', install: 'portable', backend: 'xpu', gpuVendor: 'intel', gpuName: 'Intel(R) Arc(TM) A770 Graphics', comfyuiVersion: '0.40.0', oom: 'xpu' },
   // ZLUDA is Windows only, and its log often shows no OS line (kb-audit-2 N21).
   'comfyui-zluda': { backend: 'zluda', gpuVendor: 'amd', gpuName: 'AMD Radeon RX 6800 XT [ZLUDA]', comfyuiVersion: '0.3.64', torchVersion: '2.7.0+cu118', oom: 'cuda' },
+  // A 秋叶 (aki) one-click bundle: the 绘世 launcher writes the command line itself (kb-audit-2 G6).
+  'chinese launcher bundle': { os: 'windows', install: 'launcher', backend: 'cuda', gpuVendor: 'nvidia', comfyuiVersion: '0.3.59', oom: 'cuda' },
   'desktop (windows)': { os: 'windows', install: 'desktop', backend: 'cuda', gpuVendor: 'nvidia', comfyuiVersion: '0.18.0', dynamicVram: true, oom: 'cuda' },
   'linux pip nvidia': { os: 'linux', install: 'manual', backend: 'cuda', gpuVendor: 'nvidia', comfyuiVersion: '0.40.0', torchVersion: '2.12.0+cu130', launchArgs: [], oom: 'cuda' },
   'linux rocm': { os: 'linux', install: 'manual', backend: 'rocm', gpuVendor: 'amd', comfyuiVersion: '0.40.0', torchVersion: '2.9.0+rocm6.4', launchArgs: ['--listen', '0.0.0.0'], oom: 'hip' },
@@ -76,6 +78,7 @@ const NEVER: Record<string, { pattern: RegExp; why: string }[]> = {
   'linux pip nvidia': WINDOWS_ONLY.map((pattern) => ({ pattern, why: 'Windows advice on Linux' })),
   'linux rocm': [...WINDOWS_ONLY, ...NVIDIA_ONLY].map((pattern) => ({ pattern, why: 'Windows or NVIDIA advice on Linux ROCm' })),
   docker: WINDOWS_ONLY.map((pattern) => ({ pattern, why: 'Windows advice in a Linux container' })),
+  'chinese launcher bundle': [{ pattern: /python_embeded|run_\w+_gpu\.bat|main\.py/, why: 'cf-0054: a launcher user was given the portable .bat line; the launcher writes the command line itself' }],
   'desktop (windows)': [
     { pattern: /python_embeded|run_\w+_gpu\.bat/, why: 'the portable launcher for a Desktop user' },
     { pattern: /127\.0\.0\.1:8188/, why: 'N6: the Desktop serves on 8000 (or the next free port)' },

@@ -274,6 +274,8 @@ const CPU_DEVICE = gate(/Device:\s{1,2}cpu\b/i);
 const AMD_WORDING = gate(/\bamd\b.{0,40}(?:gpu|radeon|card)|radeon/i);
 const NVIDIA_WORDING = gate(/\+cu\d{2,3}|nvidia|geforce|cudaMallocAsync/i);
 const INSTALLS: { kind: NonNullable<Facts['install']>; gate: Gate }[] = [
+  // The 秋叶 (aki) one-click bundles, started from the 绘世 launcher, which builds the command line itself.
+  { kind: 'launcher', gate: gate(/ComfyUI-aki|sd-webui-aki|秋叶|绘世|hanamizuki/i) },
   // The error report's "Embedded Python: true" and the .bat's --windows-standalone-build are the portable build's too.
   { kind: 'portable', gate: gate(/python_embeded|ComfyUI_windows_portable|run_nvidia_gpu\.bat|run_cpu\.bat|run_amd|Embedded Python:\**\s{0,2}true|--windows-standalone-build/i) },
   { kind: 'desktop', gate: gate(/comfyui-electron|Comfy-Desktop|ComfyUI[/\\]resources[/\\]ComfyUI|ComfyUI Desktop|\.app\/Contents\/Resources\/ComfyUI|AppData\\Local\\Programs\\ComfyUI/i) },

@@ -41,7 +41,7 @@ export interface Facts {
   gpuBeforeTuring?: boolean;
   os?: 'windows' | 'linux' | 'macos';
   app?: string;
-  install?: 'portable' | 'desktop' | 'manual' | 'docker';
+  install?: 'portable' | 'desktop' | 'manual' | 'docker' | 'launcher';
   flags: string[];
   attention?: 'sage' | 'flash' | 'xformers' | 'pytorch' | 'split' | 'quad';
   dynamicVram?: boolean;
