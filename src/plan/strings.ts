@@ -28,7 +28,7 @@ export const P = {
     zluda: { en: 'ComfyUI-Zluda ({file})', zh: 'ComfyUI-Zluda（{file}）' },
     desktop: { en: 'ComfyUI Desktop', zh: 'ComfyUI 桌面版' },
     comfyDesktop: { en: 'Comfy Desktop (the newer app that manages installations)', zh: 'Comfy Desktop（管理多个安装的新版应用）' },
-    manualWindows: { en: 'Manual install (Windows console)', zh: '手动安装（Windows 命令行）' },
+    manualWindows: { en: 'Manual install (Windows, in Command Prompt)', zh: '手动安装（Windows，在命令提示符 cmd 中）' },
     manualPosix: { en: 'Manual install (terminal)', zh: '手动安装（终端）' },
     manual: { en: 'Manual install', zh: '手动安装' },
     launcher: { en: 'One-click bundle launcher (秋叶/绘世)', zh: '整合包启动器（秋叶/绘世）' },

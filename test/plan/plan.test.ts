@@ -76,7 +76,7 @@ describe('launch lines as the user copies them', () => {
   });
 
   it('shows each form the log leaves possible, and no more', () => {
-    expect(snippets({ os: 'windows', gpuVendor: 'nvidia' }).map((s) => s.label.en)).toEqual(['Windows portable (run_nvidia_gpu.bat)', 'Manual install (Windows console)']);
+    expect(snippets({ os: 'windows', gpuVendor: 'nvidia' }).map((s) => s.label.en)).toEqual(['Windows portable (run_nvidia_gpu.bat)', 'Manual install (Windows, in Command Prompt)']);
     expect(snippets({ os: 'macos', gpuVendor: 'nvidia' }, 'reserve-vram').map((s) => s.label.en)).toEqual(['ComfyUI Desktop', 'Comfy Desktop (the newer app that manages installations)', 'Manual install (terminal)']);
     expect(snippets({}).map((s) => s.label.en)).toEqual(['Windows portable (run_nvidia_gpu.bat; AMD: run_amd_gpu.bat, same line)', 'Manual install']);
   });
