@@ -46,6 +46,17 @@ const zh = (t: Text) => ({ 'zh-CN': t.zh, 'zh-TW': t.zh });
 const everywhere = <B extends { setContexts(...c: InteractionContextType[]): B; setIntegrationTypes(...t: ApplicationIntegrationType[]): B }>(b: B) =>
   b.setContexts(InteractionContextType.Guild, InteractionContextType.BotDM).setIntegrationTypes(ApplicationIntegrationType.GuildInstall);
 
+/** A command on a server's own cases: in servers only, for members who can manage messages. */
+const forModerators = (name: string, localName: Text, description: Text) =>
+  new SlashCommandBuilder()
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+    .setName(name)
+    .setNameLocalizations(zh(localName))
+    .setDescription(description.en)
+    .setDescriptionLocalizations(zh(description))
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages);
+
 export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
   const diagnose = everywhere(new SlashCommandBuilder())
     .setName(COMMAND.diagnose)
@@ -64,14 +75,7 @@ export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
     );
 
   // Stats read a server's cases, so they exist in servers only.
-  const stats = new SlashCommandBuilder()
-    .setContexts(InteractionContextType.Guild)
-    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-    .setName(COMMAND.stats)
-    .setNameLocalizations(zh(T.statsName))
-    .setDescription(T.stats.en)
-    .setDescriptionLocalizations(zh(T.stats))
-    .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
+  const stats = forModerators(COMMAND.stats, T.statsName, T.stats)
     .addStringOption((o) => o.setName('since').setNameLocalizations(zh(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(zh(T.since)).setMaxLength(10));
 
   const forget = everywhere(new SlashCommandBuilder())
@@ -81,14 +85,7 @@ export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
     .setDescriptionLocalizations(zh(T.forget));
 
   // A correction of a server's cases, by its moderators: in servers only, like stats.
-  const relabel = new SlashCommandBuilder()
-    .setContexts(InteractionContextType.Guild)
-    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-    .setName(COMMAND.relabel)
-    .setNameLocalizations(zh(T.relabelName))
-    .setDescription(T.relabel.en)
-    .setDescriptionLocalizations(zh(T.relabel))
-    .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages)
+  const relabel = forModerators(COMMAND.relabel, T.relabelName, T.relabel)
     .addStringOption((o) => o.setName('case').setNameLocalizations(zh(T.caseName)).setDescription(T.caseOption.en).setDescriptionLocalizations(zh(T.caseOption)).setRequired(true).setMaxLength(40))
     .addStringOption((o) => o.setName('entry').setNameLocalizations(zh(T.entryName)).setDescription(T.entryOption.en).setDescriptionLocalizations(zh(T.entryOption)).setRequired(true).setMaxLength(80));
 
