@@ -146,6 +146,8 @@ export const Variant = z.strictObject({
   portable: z.string().optional(),
   /** The same command for a manual, Desktop or Docker install (any OS). */
   manual: z.string().optional(),
+  /** Where those commands run, when not in the install's own folder (a custom node's folder): said in their labels, the Chinese after “在 ”. */
+  runIn: Text.optional(),
   /** How to check, where the tool to look with differs by platform (Task Manager, `free -h`). */
   verify: Text.optional(),
 });

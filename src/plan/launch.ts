@@ -190,15 +190,20 @@ export function renderLaunch(change: LaunchChange, facts: Facts, kb: Pick<Kb, 'f
   });
 }
 
-/** A command that is not the launch line, in the form of the install the log shows (or both). */
-export function renderCommand(command: { portable?: string; manual?: string }, facts: Facts): Snippet[] {
-  const { portable, manual } = command;
+/**
+ * A command that is not the launch line, in the form of the install the log shows (or both). Its
+ * label says where to run it: the install's folder, or `runIn` (a custom node's folder).
+ */
+export function renderCommand(command: { portable?: string; manual?: string; runIn?: Text }, facts: Facts): Snippet[] {
+  const { portable, manual, runIn } = command;
   if (portable && portable === manual) return [{ label: P.label.command, code: portable }];
   const targets = targetsFor(facts);
   const showPortable = !!portable && (targets.some((t) => t.startsWith('portable')) || !manual);
   const showOther = !!manual && (targets.some((t) => !t.startsWith('portable')) || !portable);
+  const portableLabel = runIn ? format(P.label.portableCommandIn, { where: runIn }) : P.label.portableCommand;
+  const otherLabel = runIn ? format(P.label.otherCommandIn, { where: runIn }) : P.label.otherCommand;
   return [
-    ...(showPortable ? [{ label: P.label.portableCommand, code: portable! }] : []),
-    ...(showOther ? [{ label: P.label.otherCommand, code: manual! }] : []),
+    ...(showPortable ? [{ label: portableLabel, code: portable! }] : []),
+    ...(showOther ? [{ label: otherLabel, code: manual! }] : []),
   ];
 }

@@ -36,6 +36,8 @@ export const P = {
     command: { en: 'Command', zh: '命令' },
     portableCommand: { en: 'Windows portable (in the ComfyUI_windows_portable folder)', zh: 'Windows 便携版（在 ComfyUI_windows_portable 文件夹里运行）' },
     otherCommand: { en: 'Manual install (in ComfyUI’s folder, with its Python environment active)', zh: '手动安装（在 ComfyUI 文件夹里、激活它的 Python 环境后运行）' },
+    portableCommandIn: { en: 'Windows portable (in {where})', zh: 'Windows 便携版（在 {where}里运行）' },
+    otherCommandIn: { en: 'Manual install (in {where}, with ComfyUI’s Python environment active)', zh: '手动安装（在 {where}里、激活 ComfyUI 的 Python 环境后运行）' },
   },
   how: {
     yourLine: {

@@ -350,6 +350,25 @@ describe("the portable's own launcher, as the user's build has it (kb-audit-2 N1
   });
 });
 
+describe('a command run from a custom node\'s folder (kb-audit-2 N20)', () => {
+  const install = (f: Partial<Facts>) => planSteps(entry('missing-nodes'), { signatures: [], flags: [], evidence: {}, ...f } as Facts, kb).steps.find((s) => s.id === 'install-missing-nodes')!;
+
+  it('is labelled with that folder, not the install\'s, in both languages', () => {
+    const [portable] = install({ os: 'windows', install: 'portable' }).snippets;
+    expect(portable!.code).toMatch(/^\.\.\\\.\.\\\.\.\\python_embeded\\python\.exe /);
+    expect(portable!.label.en).toBe("Windows portable (in the node's own folder, inside ComfyUI\\custom_nodes)");
+    expect(portable!.label.zh).toContain('custom_nodes');
+    expect(portable!.label.en).not.toMatch(/ComfyUI_windows_portable/);
+    const [manual] = install({ os: 'linux', install: 'manual' }).snippets;
+    expect(manual!.label.en).toMatch(/^Manual install \(in the node's own folder, .*with ComfyUI’s Python environment active\)$/);
+  });
+
+  it('leaves every other command labelled with the install\'s own folder', () => {
+    const free = planSteps(entry('gpu-oom-sampling'), facts({ os: 'windows', install: 'portable' }), kb).steps.find((s) => s.id === 'free-memory-between-runs')!;
+    expect(free.snippets.at(-1)!.label.en).toBe('Windows portable (in the ComfyUI_windows_portable folder)');
+  });
+});
+
 describe('a legacy Desktop refusing --normalvram (kb-audit-2 N17)', () => {
   it('is told to set Server-Config back to auto, and the newer app to take the flag off', () => {
     const d = classify('ComfyUI version: 0.24.0\n@comfyorg/comfyui-electron 0.6.1\nmain.py: error: unrecognized arguments: --normalvram');
