@@ -29,10 +29,10 @@ export async function prepareForOcr(image: Uint8Array): Promise<Prepared> {
 }
 
 /** A connection of the worker's own: the event loop's stays free to read, and its writes wait without blocking it (see Engine.writable). */
-export async function wipe(file: string): Promise<void> {
+export async function wipe(file: string): Promise<boolean> {
   const db = sqliteSql(openDb(file));
   try {
-    await wipeDb(db);
+    return await wipeDb(db);
   } finally {
     await db.close();
   }

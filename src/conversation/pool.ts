@@ -62,9 +62,7 @@ export class WorkPool implements Work {
   /** For the OCR pool (ocr.ts): the image's pixels are worked on here, not on the event loop. */
   readonly prepareForOcr = (image: Buffer): Promise<Prepared> => this.piscina.run(image, { name: 'prepareForOcr' });
 
-  readonly wipe = async (file: string): Promise<void> => {
-    await this.piscina.run(file, { name: 'wipe' });
-  };
+  readonly wipe = (file: string): Promise<boolean> => this.piscina.run(file, { name: 'wipe' });
 
   async close(): Promise<void> {
     await this.piscina.destroy();

@@ -266,13 +266,13 @@ export class CaseStore {
 
   /**
    * Deletes one user's cases and, by cascade, their events, leaving nothing of them in the file
-   * (see `wipe`); stats keep counting them, anonymously. Returns how many cases went.
+   * (see `wipe`); stats keep counting them, anonymously. Says how many cases went, and whether
+   * the file is already scrubbed of them.
    */
-  async forgetUser(userId: string, platform?: string): Promise<number> {
-    const n = await this.deleteUser(userId, platform);
+  async forgetUser(userId: string, platform?: string): Promise<{ cases: number; scrubbed: boolean }> {
+    const cases = await this.deleteUser(userId, platform);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
-    await this.wipe();
-    return n;
+    return { cases, scrubbed: await this.wipe() };
   }
 
   /** forgetUser without the wipe, for a caller that rewrites the file elsewhere (off its event loop). */
@@ -322,7 +322,7 @@ export class CaseStore {
   }
 
   /** See the function below. */
-  wipe(): Promise<void> {
+  wipe(): Promise<boolean> {
     return wipe(this.sql);
   }
 }
@@ -330,22 +330,28 @@ export class CaseStore {
 const lastSeq = async (q: Executor, caseId: string) => (await value<number>(q, sql`SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE case_id = ${caseId}`)) ?? 0;
 
 /**
- * Leaves no copy of deleted rows in the database. SQLite: secure_delete (set at open) zeroes the
- * rows, but SQLite leaves stale copies of cells in pages it rebalanced earlier; VACUUM rewrites
- * every page from the live rows, and the TRUNCATE checkpoint moves the result out of the
- * write-ahead log and empties it (waiting, within the busy timeout, for readers on older
- * snapshots; one that reads past that leaves the log to the next checkpoint). The time taken
- * grows with the file, and other connections' writes wait meanwhile. PostgreSQL: VACUUM marks the
- * dead rows' space free for reuse, without rewriting the tables or blocking writers; their bytes
- * stay on the server's disk until overwritten (VACUUM FULL would rewrite, but locks every table).
+ * Leaves no copy of deleted rows in the database; true when none is left anywhere, false while
+ * another connection still reads a snapshot from before the deletion (whose pages the write-ahead
+ * log must keep until it ends: run it again then).
+ *
+ * SQLite: secure_delete (set at open) zeroes deleted rows and freed pages, but a page SQLite
+ * rebuilt while balancing keeps old cells' bytes in its unused middle, and an index's keys (case
+ * and user ids) linger so; VACUUM rewrites every page from the live rows. The TRUNCATE checkpoint
+ * then moves the result into the file and empties the log, which held the old pages; it does not
+ * wait for readers. The time taken grows with the file, and other connections' writes wait
+ * meanwhile (without stopping their event loops: see sql.ts).
+ * PostgreSQL: VACUUM marks the dead rows' space free for reuse, without rewriting the tables or
+ * blocking writers; their bytes stay on the server's disk until overwritten (VACUUM FULL would
+ * rewrite, but locks every table).
  */
-export async function wipe(store: Sql): Promise<void> {
-  if (store.dialect.name === 'sqlite') {
-    await sql`VACUUM`.execute(store.db);
-    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(store.db);
-  } else {
+export async function wipe(store: Sql): Promise<boolean> {
+  if (store.dialect.name === 'postgres') {
     for (const table of ['cases', 'events', 'case_steps', 'case_questions', 'drafts']) await sql`VACUUM ${sql.table(table)}`.execute(store.db);
+    return true;
   }
+  await sql`VACUUM`.execute(store.db);
+  const log = await first<{ busy: number; log: number; checkpointed: number }>(store.db, sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+  return !!log && log.busy === 0 && log.log <= 0;
 }
 
 async function recordsOf(db: Executor, caseId: string): Promise<Record[]> {

@@ -87,6 +87,15 @@ export const postgresDialect: Dialect = {
 };
 
 /**
+ * How long a statement waits for another process's lock before the store gives up. Waiting costs
+ * the event loop nothing (see the driver), so it can outlast another process's long transaction.
+ */
+export const LOCK_WAIT_MS = 60_000;
+
+const isBusy = (e: unknown) => /^SQLITE_(BUSY|LOCKED)/.test((e as { code?: string } | null)?.code ?? '');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
  * Turns at a file for this process's connections to it. SQLite waits for another connection's
  * lock by blocking its thread, so a connection of this thread that waited for one whose
  * transaction is between two awaits would stop the very event loop that transaction needs to
@@ -116,12 +125,29 @@ class SqliteFileDriver implements Driver {
       if (!s) this.statements.set(text, (s = file.prepare(text)));
       return s;
     };
+    const execute = <R>(q: CompiledQuery): QueryResult<R> => {
+      const s = prepared(q.sql);
+      if (s.reader) return { rows: s.all(...(q.parameters as unknown[])) as R[] };
+      const { changes } = s.run(...(q.parameters as unknown[]));
+      return { rows: [], numAffectedRows: BigInt(changes) };
+    };
+    // SQLite's own busy handler sleeps on this thread: the event loop would stop for as long as
+    // another process holds the lock (a bot missed Discord's 3 s for every interaction meanwhile).
+    // So it answers "busy" at once, and the wait happens here, between timers.
+    file.pragma('busy_timeout = 0');
     this.connection = {
       executeQuery: async <R>(q: CompiledQuery): Promise<QueryResult<R>> => {
-        const s = prepared(q.sql);
-        if (s.reader) return { rows: s.all(...(q.parameters as unknown[])) as R[] };
-        const { changes } = s.run(...(q.parameters as unknown[]));
-        return { rows: [], numAffectedRows: BigInt(changes) };
+        // Only a statement that holds nothing may wait: outside a transaction, or the BEGIN that starts one.
+        if (file.inTransaction) return execute<R>(q);
+        const deadline = Date.now() + LOCK_WAIT_MS;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return execute<R>(q);
+          } catch (e) {
+            if (!isBusy(e) || Date.now() > deadline) throw e;
+            await sleep(Math.min(50, 1 + attempt * 2) * (0.5 + Math.random()));
+          }
+        }
       },
       streamQuery: () => {
         throw new Error('the store does not stream');

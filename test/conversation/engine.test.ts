@@ -193,7 +193,7 @@ describeStores('engine', (stores) => {
     const { engine, store, db } = await setup();
     await engine.open(alice, ksampler);
     await engine.open(bob, ksampler);
-    expect(await store.forgetUser('alice')).toBe(1);
+    expect(await store.forgetUser('alice')).toEqual({ cases: 1, scrubbed: true });
     expect(await count(db, sql`SELECT COUNT(*) AS n FROM cases WHERE user_id = 'alice'`)).toBe(0);
     expect(await count(db, sql`SELECT COUNT(*) AS n FROM events e LEFT JOIN cases c ON c.id = e.case_id WHERE c.id IS NULL`)).toBe(0);
     expect(await count(db, sql`SELECT COUNT(*) AS n FROM cases`)).toBe(1);

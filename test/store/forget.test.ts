@@ -1,6 +1,7 @@
 // Forget and retention delete cases from the store itself: none of their strings may remain in any
 // row, nor, in an SQLite file, in any byte of the database or of its write-ahead log; and stats
 // must report exactly what they did. On both stores.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
@@ -69,6 +70,19 @@ async function filled(where: StoreLocation): Promise<{ db: Sql; store: CaseStore
   return { db, store, casesOf, createdAt };
 }
 
+/** Another process holding a read transaction (an old snapshot) on the file until told to end. */
+async function readingProcess(file: string): Promise<{ end: () => Promise<void> }> {
+  const script = `const db = require('better-sqlite3')(process.argv[1], { readonly: true });
+    db.exec('BEGIN'); db.prepare('SELECT COUNT(*) FROM events').get(); console.log('reading');
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the reader exited with ${code}`)));
+  });
+  return { end: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.stdin.write('end\n'))) };
+}
+
 /** Stats without the examples of unrecognized errors, which come from a kept case's text. */
 const figures = async (db: Sql, sinceMs?: number) => {
   const s = await computeStats(db, { now: NOW, ...(sinceMs !== undefined ? { sinceMs } : {}) });
@@ -89,13 +103,30 @@ describeStores('forget and retention', ({ kind, fresh }) => {
     for (const victim of ['user-6', 'user-7', 'user-8', 'user-9']) {
       const mine = traces(victim, casesOf.get(victim)!);
       expect(await inFile(mine)).toEqual(mine);
-      expect(await store.forgetUser(victim)).toBe(casesOf.get(victim)!.length);
+      expect(await store.forgetUser(victim)).toEqual({ cases: casesOf.get(victim)!.length, scrubbed: true });
       expect(await inFile(mine), victim).toEqual([]);
       expect(await figures(db)).toEqual(before);
     }
     // Others' cases stay, readable.
     const kept = traces('user-42', casesOf.get('user-42')!);
     expect(await inFile(kept)).toEqual(kept);
+    await integrity(db);
+    await db.close();
+  });
+
+  it.runIf(kind === 'sqlite')('says when another process reading an older snapshot keeps the last copies, and scrubs them once it ends', async () => {
+    const where = await fresh();
+    const { db, store, casesOf } = await filled(where);
+    const mine = traces('user-6', casesOf.get('user-6')!);
+    const reader = await readingProcess(where.db);
+    try {
+      expect(await store.forgetUser('user-6')).toEqual({ cases: casesOf.get('user-6')!.length, scrubbed: false });
+      expect(await inStore(where, db, mine)).not.toEqual([]);
+    } finally {
+      await reader.end();
+    }
+    expect(await store.wipe()).toBe(true);
+    expect(await inStore(where, db, mine)).toEqual([]);
     await integrity(db);
     await db.close();
   });
