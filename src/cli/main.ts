@@ -67,6 +67,9 @@ const storeName = async (config: Config) => (config.databaseUrl ? (await import(
 const storeAt = (config: Config) => ({ db: resolve(config.db), ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}) });
 
 /** What is wrong with a file given as an argument (a log, a batch), as the end of a sentence naming it. */
+/** How long `forget` waits for another process's old snapshot to end before saying it could not yet scrub. */
+const FORGET_WAIT_MS = 30_000;
+
 const FILE_PROBLEMS: Record<string, string> = {
   ENOENT: 'no such file',
   EACCES: 'cannot be read (permission denied)',
@@ -160,6 +163,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             engine: app.engine,
             input: process.stdin,
             out,
+            err: (s) => process.stderr.write(`${s}\n`),
             interactive: process.stdin.isTTY === true,
             ...(initialPaste !== undefined ? { initialPaste } : {}),
             resume: values.resume ?? false,
@@ -273,8 +277,20 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         dbPath = await storeName(config);
         const db = await openStore(storeAt(config));
         try {
-          const n = await new CaseStore(db).forgetUser(values.user, values.platform);
-          out(`deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events, leaving no copy in the database file (stats keep counting them, anonymously)`);
+          const store = new CaseStore(db);
+          let { cases: n, scrubbed } = await store.forgetUser(values.user, values.platform);
+          const deleted = `deleted ${n} case${n === 1 ? '' : 's'} of user ${values.user} and their events`;
+          // Another process reading an older snapshot keeps the old pages in the log: wait a while for it to end.
+          if (!scrubbed) process.stderr.write(`comfyoom: ${deleted}; another process is still reading an older snapshot of the database, waiting for it to end to scrub the last copies…\n`);
+          for (let waited = 0; !scrubbed && waited < FORGET_WAIT_MS; waited += 1000) {
+            await new Promise((r) => setTimeout(r, 1000));
+            scrubbed = await store.wipe();
+          }
+          if (!scrubbed) {
+            out(`${deleted}, but another process still reads an older snapshot of the database, so copies stay in its write-ahead log: run this forget again once that process ends (a running bot also scrubs them by itself)`);
+            return 1;
+          }
+          out(`${deleted}, leaving no copy in the database file (stats keep counting them, anonymously)`);
         } finally {
           await db.close();
         }

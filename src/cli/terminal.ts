@@ -55,6 +55,8 @@ export interface TerminalOptions {
   initialPaste?: string;
   resume?: boolean;
   user?: string;
+  /** Where what went wrong is said for whoever runs the chat (default: out). */
+  err?: Out;
   /** Where files a message carries are written (default: the working folder). */
   saveDir?: string;
 }
@@ -116,12 +118,38 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     prompt();
   }
 
+  /**
+   * What the engine answers, shown. When the store failed (a server restarting, a disk full),
+   * nothing of that line was saved: that is said in one sentence, and the chat goes on, so the
+   * line can be typed again once the store is back.
+   */
+  /** The store's problem last said, while it lasts: said once, however many lines it refuses. */
+  let unsaved: string | undefined;
+  let lostAny = false;
+  const act = async (engineCall: () => Promise<Message[]>) => {
+    let messages: Message[];
+    try {
+      messages = await engineCall();
+    } catch (e) {
+      const [en, zh] = (['en', 'zh'] as const).map((lang) => engine.storeFailure(e, lang));
+      if (!en || !zh) throw e;
+      if (unsaved !== en.problem.message) (o.err ?? out)(`comfyoom: ${en.problem.message}`);
+      unsaved = en.problem.message;
+      lostAny = true;
+      out(`${formatMessage(en.message)} / ${formatMessage(zh.message)}`);
+      return prompt();
+    }
+    unsaved = undefined;
+    await show(messages);
+  };
+
   let buffer: string[] = [];
   const flushPaste = async () => {
     const text = buffer.join('\n');
     buffer = [];
     if (!text.trim()) return;
-    await show(caseId ? await engine.paste(caseId, text, origin) : await engine.open(origin, text));
+    const into = caseId;
+    await act(() => (into ? engine.paste(into, text, origin) : engine.open(origin, text)));
   };
 
   const rl = createInterface({ input: o.input, terminal: false });
@@ -165,7 +193,7 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     // Waiting for a log, a line that is just a choice shown with the request (its number or "stop") is that choice.
     const shown = m === 'log' && !buffer.length ? chosenBy(line.trim().toLowerCase()) : undefined;
     if (shown) {
-      await show(await engine.press(shown.id, origin));
+      await act(() => engine.press(shown.id, origin));
       continue;
     }
     if (buffer.length || m === 'paste' || m === 'log') {
@@ -192,30 +220,31 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     // ("skip", "跳过", "same error", "同样的错误").
     const chosen = chosenBy(word);
     if (chosen) {
-      await show(await engine.press(chosen.id, origin));
+      await act(() => engine.press(chosen.id, origin));
       continue;
     }
     if (m === 'reason') {
       const reason = REASONS[word] ?? REASONS[word.split(/\s/)[0]!];
       const id = reason && buttons[['same', 'different', 'could_not_apply'].indexOf(reason)]?.id;
       if (id) {
-        await show(await engine.press(id, origin));
+        await act(() => engine.press(id, origin));
         continue;
       }
     }
     const choice = m === 'answer' ? ANSWERS[word] : undefined;
     if (choice !== undefined && buttons[choice]) {
-      await show(await engine.press(buttons[choice]!.id, origin));
+      await act(() => engine.press(buttons[choice]!.id, origin));
       continue;
     }
     // Words are an answer for the engine to read ("still OOM", a node's name); console output
     // starts a pasted log.
-    if (isSentence(line)) await show(await engine.paste(caseId!, line, origin));
+    if (isSentence(line)) await act(() => engine.paste(caseId!, line, origin));
     else buffer.push(line);
   }
   if (buffer.length) await flushPaste();
   // Leaving by a word must not wait for the end of input: a terminal's stdin never ends by itself.
   rl.close();
   if ('pause' in o.input) o.input.pause();
-  return 0;
+  // A chat with a line the store could not keep did not do all it was asked: a script must know.
+  return lostAny ? 1 : 0;
 }

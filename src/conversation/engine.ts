@@ -16,6 +16,7 @@ import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
+import { storeProblem, type StoreError } from '../store/errors.ts';
 import { formatStats, parseSince, type Scope } from '../store/stats.ts';
 import { idleCloses, REMIND_AFTER, step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
@@ -59,7 +60,7 @@ export interface Work {
   storedPaste(text: string): Promise<string>;
   storedFacts(facts: Facts): Promise<Facts>;
   /** Leaves no copy of deleted rows in the database file (see CaseStore.wipe), through a connection of its own. */
-  wipe(file: string): Promise<void>;
+  wipe(file: string): Promise<boolean>;
 }
 
 export interface EngineOptions {
@@ -83,6 +84,9 @@ export interface EngineOptions {
 
 /** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
 export const OCR_GATE = { minOcrConfidence: 60, minDiagnosisConfidence: 0.7 };
+
+/** How often a wipe another process held back is tried again. */
+const SCRUB_RETRY_MS = 60_000;
 
 /** Watch mode speaks up only when the classifier is this sure it is an OOM. */
 export const WATCH_CONFIDENCE = 0.8;
@@ -136,8 +140,8 @@ export class Engine {
   readonly learner: Learner;
   /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
   private readonly recent = new Map<string, number[]>();
-  /** Database rewrites running off this thread (see wipe). */
-  private readonly wipes = new Set<Promise<void>>();
+  /** A wipe held back by another connection's older snapshot, tried again until it completes (see wipe). */
+  private scrubRetry?: NodeJS.Timeout;
   private readonly pace = new Pace();
 
   constructor(o: EngineOptions) {
@@ -310,7 +314,6 @@ export class Engine {
   private async draft(origin: Origin, text: string, lang: Lang): Promise<Message[]> {
     const id = this.newId();
     const paste = await this.paced(this.work.storedPaste(text));
-    await this.writable();
     await this.store.saveDraft({ id, platform: origin.platform, ...(origin.server ? { server: origin.server } : {}), userId: origin.user, createdAt: this.now(), paste });
     return [
       {
@@ -324,7 +327,6 @@ export class Engine {
   /** The "open my own case" button: the draft becomes a case of its own, in a new thread the adapter opens. */
   async openDraft(buttonId: string, origin: Origin): Promise<Message[]> {
     const id = buttonId.slice(DRAFT_PREFIX.length);
-    await this.writable();
     const draft = buttonId.startsWith(DRAFT_PREFIX) ? await this.store.takeDraft(id, origin.platform, origin.user) : undefined;
     if (!draft) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.draftGone[langOf(origin, '')] }] }];
     const { thread: _elsewhere, ...rest } = origin;
@@ -394,7 +396,6 @@ export class Engine {
     const t = step(undefined, { kind: 'open', at, caseId, owner: origin.user, lang, plan: await this.ordered(c, caseId, 0), ...(question ? { question } : {}) });
     const state = t.state!;
     const [facts, paste] = await this.paced(Promise.all([this.work.storedFacts(c.diagnosis.facts), this.work.storedPaste(text)]));
-    await this.writable();
     const created = await this.store.create(
       {
         id: caseId,
@@ -504,7 +505,6 @@ export class Engine {
     // Words in a case ("still OOM", "thanks, trying now") are an answer, not a log: only console
     // output may switch or resolve the plan. A sentence needs no classifying to know it.
     const c = isSentence(text) ? undefined : await this.classify(text);
-    await this.writable();
     const { state } = found;
     const asking = state.awaiting === 'question' ? state.question : undefined;
     if (!c || !isErrorShaped(c.diagnosis.facts)) {
@@ -708,6 +708,15 @@ export class Engine {
     return { text: digestText(stats, lang, names), chart: statsChart(stats, lang, names) };
   }
 
+  /**
+   * A request that failed because the store did, as its sender hears it: nothing of it was saved
+   * (each answer is one transaction). Undefined for any other failure. `problem` is for the log.
+   */
+  storeFailure(e: unknown, lang: Lang): { problem: StoreError; message: Message } | undefined {
+    const problem = storeProblem(e, this.store.sql.name);
+    return problem && { problem, message: { ephemeral: true, blocks: [{ kind: 'text', text: C.storeDown[lang] }] } };
+  }
+
   /** `forget`, first step: what would go, and the buttons to confirm or cancel. */
   async forgetPrompt(origin: Origin): Promise<Message[]> {
     const lang = langOf(origin, '');
@@ -734,40 +743,35 @@ export class Engine {
   async forget(buttonId: string, origin: Origin): Promise<Message[]> {
     const lang = langOf(origin, '');
     if (buttonId !== `${FORGET_PREFIX}yes`) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetCancelled[lang] }] }];
-    await this.writable();
     const n = await this.store.deleteUser(origin.user, origin.platform);
     // Even with nothing deleted: a forget whose wipe was interrupted is finished by running it again.
-    await this.wipe();
-    return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetDone[lang].replace('{n}', String(n)) }] }];
+    const clean = await this.wipe();
+    return [{ ephemeral: true, blocks: [{ kind: 'text', text: (clean ? C.forgetDone : C.forgetPending)[lang].replace('{n}', String(n)) }] }];
   }
 
   /** Retention (see CaseStore.expire), with the file rewritten as forget does; returns how many cases went. */
   async expire(days: number): Promise<number> {
-    await this.writable();
     const { cases, wipe } = await this.store.deleteExpired(days, this.now());
     if (wipe) await this.wipe();
     return cases;
   }
 
   /**
-   * Rewrites an SQLite file through the work's own connection, this one's writes waiting for it
-   * meanwhile (see writable); a PostgreSQL server reclaims the space itself, writers going on.
+   * Scrubs the file off this thread (an SQLite file through the work's own connection); when
+   * another process's older snapshot holds the old pages, tries again every minute until done.
    */
-  private wipe(): Promise<void> {
+  private async wipe(): Promise<boolean> {
     const file = this.store.sql.file;
-    if (!file) return this.store.wipe();
-    const running = this.work.wipe(file).finally(() => this.wipes.delete(running));
-    this.wipes.add(running);
-    return running;
+    const clean = await (file ? this.work.wipe(file) : this.store.wipe());
+    if (!clean) this.scrubLater();
+    return clean;
   }
 
-  /**
-   * Resolves when no wipe runs. A write on this connection during one would wait for SQLite's
-   * lock inside the call, with the event loop stopped; awaiting this first, it waits with the loop
-   * free. Writes that must answer at once (a button press) take their chance.
-   */
-  private async writable(): Promise<void> {
-    while (this.wipes.size) await Promise.allSettled([...this.wipes]);
+  private scrubLater(): void {
+    this.scrubRetry ??= setTimeout(() => {
+      this.scrubRetry = undefined;
+      this.wipe().catch(() => this.scrubLater());
+    }, SCRUB_RETRY_MS).unref();
   }
 
   /**

@@ -30,7 +30,15 @@ export const C = {
   },
   forgetNothing: { en: 'I have no cases of yours on {platform}.', zh: '我这里没有你在 {platform} 上的问题记录。' },
   forgetDone: { en: 'Deleted {n} case(s) and your answers. Nothing of them is left in my database.', zh: '已删除 {n} 个问题记录和你的回答，数据库里不再保留任何内容。' },
+  forgetPending: {
+    en: 'Deleted {n} case(s) and your answers. Another program is still reading an older copy of my database, so their last traces stay in its log until it finishes: I erase them then, without you doing anything.',
+    zh: '已删除 {n} 个问题记录和你的回答。另一个程序仍在读取数据库的旧副本，所以它们的最后痕迹暂时留在数据库日志里，等它读完我会自动清除，你无需再操作。',
+  },
   forgetCancelled: { en: 'Nothing was deleted.', zh: '没有删除任何内容。' },
+  storeDown: {
+    en: 'My database failed just now, so this was not saved. Please try again in a few minutes; your case is kept as it was before.',
+    zh: '我的数据库刚才出错了，所以这次操作没有保存。请过几分钟再试；你的问题记录保持在这之前的状态。',
+  },
   badSince: { en: '"since" takes a number and w, d, h or m, for example 2w or 30d.', zh: '时间范围需要数字加 w、d、h 或 m，例如 2w 或 30d。' },
   questionTitle: { en: 'One question before the first step', zh: '开始之前先问一个问题' },
   questions: {

@@ -25,11 +25,14 @@ const isFolder = (path: string) => {
   }
 };
 
-/** The sentence for a database problem, or undefined when `e` is not one (a bug stays a stack trace). */
+/**
+ * The sentence for a database problem, or undefined when `e` is not one (a bug stays a stack
+ * trace). `path` is the SQLite file, or the PostgreSQL server's name (see postgres.ts serverName).
+ */
 export function storeProblem(e: unknown, path: string): StoreError | undefined {
   if (e instanceof StoreError) return e;
   const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return serverProblem(e, path);
   const say = (sentence: string) => new StoreError(path, sentence, e);
   // A folder fails as "cannot open" or as an I/O error, depending on how it is opened.
   if (code.startsWith('SQLITE_CANTOPEN') || isFolder(path)) return say(cannotOpen(path));
@@ -66,3 +69,32 @@ export const missing = (path: string) => new StoreError(path, `there is no case 
 /** An older database that must be upgraded before it can be read, but may not be written. */
 export const oldAndReadOnly = (path: string) =>
   new StoreError(path, `${path} was made by an older ComfyOOM and must be upgraded before it can be read, but it is read-only: make it writable and run again`);
+
+/** Network errors on the way to a server. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * A PostgreSQL server's problem, when opening or later (the server stopped, restarted, or was
+ * never there): errors from pg carry a SQLSTATE code, a socket's errno, or only a message.
+ */
+function serverProblem(e: unknown, name: string): StoreError | undefined {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  const message = e instanceof Error ? e.message : '';
+  const say = (sentence: string) => new StoreError(name, sentence, e);
+  if (code === 'ERR_INVALID_URL') {
+    return say('COMFYOOM_DATABASE_URL is not a valid URL: write it as postgres://user:password@host:5432/database, an IPv6 host in brackets ([::1]), special characters of the password percent-encoded');
+  }
+  if (UNREACHABLE.has(code)) return say(`cannot reach the PostgreSQL server ${name} (${code}): check the host and port in COMFYOOM_DATABASE_URL and that the server runs`);
+  if (code === '28P01' || code === '28000') return say(`the PostgreSQL server ${name} refused the user or password of COMFYOOM_DATABASE_URL`);
+  if (code === '3D000') return say(`the PostgreSQL server ${name} has no such database: create it (createdb) or fix COMFYOOM_DATABASE_URL`);
+  if (/does not support SSL/i.test(message)) {
+    return say(`the PostgreSQL server ${name} does not accept TLS, but COMFYOOM_DATABASE_URL asks for it (sslmode): remove sslmode from the URL, or turn ssl on in the server's postgresql.conf`);
+  }
+  if (/timeout exceeded when trying to connect|connection timeout/i.test(message)) {
+    return say(`the PostgreSQL server ${name} did not answer in time: check the host and port in COMFYOOM_DATABASE_URL, and that no firewall drops the connection`);
+  }
+  if (/^(57P|08)/.test(code) || code === 'ECONNRESET' || code === 'EPIPE' || /Connection terminated|not queryable|terminating connection/i.test(message)) {
+    return say(`the connection to the PostgreSQL server ${name} ended before it answered: the server stopped or restarted, the network dropped, or what listens there is not PostgreSQL`);
+  }
+  return undefined;
+}

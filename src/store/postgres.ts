@@ -6,13 +6,16 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { MIGRATIONS_DIR, readMigrations, type Migration } from './db.ts';
-import { StoreError } from './errors.ts';
+import { StoreError, storeProblem } from './errors.ts';
 import { postgresSql, type Sql } from './sql.ts';
 
 export const POSTGRES_MIGRATIONS_DIR = join(MIGRATIONS_DIR, 'postgres');
 
 /** Any number, the same in every process: the key of the lock migrations are applied under. */
 const MIGRATION_LOCK = 0x636f6d66;
+
+/** A server that takes longer than this to accept a connection is reported, not waited for forever. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Connections per process: a bot's transactions are short. */
 const POOL_SIZE = 10;
@@ -41,7 +44,7 @@ export interface PostgresOptions {
 
 export async function openPostgres(url: string, o: PostgresOptions = {}): Promise<Sql> {
   const name = serverName(url);
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection the server dropped is replaced at the next query; unhandled, its error would end the process.
   pool.on('error', () => {});
   const store = postgresSql(pool, name);
@@ -50,7 +53,7 @@ export async function openPostgres(url: string, o: PostgresOptions = {}): Promis
     return store;
   } catch (e) {
     await store.close();
-    throw postgresProblem(e, name) ?? e;
+    throw storeProblem(e, name) ?? e;
   }
 }
 
@@ -73,17 +76,4 @@ export async function migratePostgres(store: Sql, migrations: Migration[], upTo 
     }
     return done;
   });
-}
-
-/** The sentence for a connection problem, or undefined when `e` is not one. */
-function postgresProblem(e: unknown, name: string): StoreError | undefined {
-  if (e instanceof StoreError) return e;
-  const code = (e as { code?: unknown } | null)?.code;
-  const say = (sentence: string) => new StoreError(name, sentence, e);
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return say(`cannot reach the PostgreSQL server ${name} (${code}): check the host and port in COMFYOOM_DATABASE_URL and that the server runs`);
-  }
-  if (code === '28P01' || code === '28000') return say(`the PostgreSQL server ${name} refused the user or password of COMFYOOM_DATABASE_URL`);
-  if (code === '3D000') return say(`the PostgreSQL server ${name} has no such database: create it (createdb) or fix COMFYOOM_DATABASE_URL`);
-  return undefined;
 }

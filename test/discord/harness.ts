@@ -10,7 +10,7 @@ import { BOT_PERMISSIONS, COMMAND } from '../../src/adapters/discord/commands.ts
 import { Engine, type Work } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
-import { sqliteSql } from '../../src/store/sql.ts';
+import { sqliteSql, type Sql } from '../../src/store/sql.ts';
 import { kb } from '../helpers/kb.ts';
 import { snowflake, startFakeDiscord, type ApiChannel, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
 import { PATIENCE_MS } from '../helpers/patience.ts';
@@ -55,6 +55,8 @@ export interface SetupOptions {
   roles?: Record<string, unknown>[];
   /** Where the engine's heavy work runs (default: inline). */
   work?: Work;
+  /** The store's database (default: the SQLite file `db` of the harness). */
+  sql?: Sql;
 }
 
 export async function setup(opts: SetupOptions = {}): Promise<Harness> {
@@ -72,7 +74,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
   });
   const logs: string[] = [];
   const start = async (db: Db) => {
-    const store = new CaseStore(sqliteSql(db));
+    const store = new CaseStore(opts.sql ?? sqliteSql(db));
     const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.work ? { work: opts.work } : {}) });
     const bot = await startDiscord({
       config: { token: TOKEN, watchChannels: opts.watchChannels ?? [], messageContent: !opts.noMessageContent, solvedTag: 'Solved', ...(opts.helperRole ? { helperRole: opts.helperRole } : {}) },

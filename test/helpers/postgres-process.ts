@@ -10,6 +10,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -61,7 +62,16 @@ try {
     throw new Error(`${(e as Error).message.split('\n')[0]} ${log.join(' ').slice(-300)}`.trim());
   }
   say({ url: `postgres://comfyoom:${password}@127.0.0.1:${port}/postgres` });
-  process.stdin.resume();
+  // "crash" stops the server as a crash would (SIGQUIT: no checkpoint, clients cut off), "start"
+  // starts it again on the same data; each answers with a line when done.
+  const serverProcess = () => (server as unknown as { process?: import('node:child_process').ChildProcess }).process;
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const done = () => process.stdout.write(`${line} done\n`);
+    if (line === 'crash') {
+      serverProcess()?.once('exit', done);
+      serverProcess()?.kill('SIGQUIT');
+    } else if (line === 'start') void server.start().then(done);
+  });
   process.stdin.once('close', () => {
     void server.stop().finally(() => {
       removeDir();

@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 export interface RunningPostgres {
   /** The server's own `postgres` database; make a schema or database of your own in it. */
   url: string;
+  /** Stops the server as a crash would, its data kept. */
+  crash(): Promise<void>;
+  /** Starts it again after a crash. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,7 +27,6 @@ export async function startPostgres(flags: string[] = []): Promise<RunningPostgr
     once(lines, 'line').then(([line]) => String(line)),
     exited.then(([code, signal]) => JSON.stringify({ error: `the server's process ended (${signal ?? `exit ${code}`}) before it said where the server is` })),
   ]);
-  lines.close();
   let said: { url?: string; error?: string };
   try {
     said = JSON.parse(first) as typeof said;
@@ -31,11 +34,26 @@ export async function startPostgres(flags: string[] = []): Promise<RunningPostgr
     said = { error: `the server's process said: ${first.slice(0, 300)}` };
   }
   if (!said.url) {
+    lines.close();
     child.stdin.end();
     throw new Error(said.error ?? 'the server did not start');
   }
+  const command = async (what: string) => {
+    const answered = new Promise<void>((resolve) => {
+      const heard = (line: string) => {
+        if (line !== `${what} done`) return;
+        lines.off('line', heard);
+        resolve();
+      };
+      lines.on('line', heard);
+    });
+    child.stdin.write(`${what}\n`);
+    await answered;
+  };
   return {
     url: said.url,
+    crash: () => command('crash'),
+    start: () => command('start'),
     stop: async () => {
       child.stdin.end();
       if (child.exitCode === null && child.signalCode === null) await exited;

@@ -103,6 +103,23 @@ interface Surface {
 /** A message posted with buttons, by reference: where to take them off again. */
 const ref = (channel: string, message: string) => `${channel}/${message}`;
 
+/** Acknowledged by then, whatever the store is doing: Discord drops an interaction not acknowledged within 3 s. */
+const ACK_WITHIN_MS = 2000;
+const LATE = Symbol('late');
+
+/**
+ * The engine's answer, with the interaction acknowledged (`ack`) first when the answer is late: the
+ * store may be waiting for another process's lock. Callers answer with edits and follow-ups then.
+ */
+async function inTime<T>(work: Promise<T>, ack: () => Promise<unknown>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(resolve, ACK_WITHIN_MS, LATE)));
+  const first = await Promise.race([work, late]).finally(() => clearTimeout(timer));
+  if (first !== LATE) return first as T;
+  await ack();
+  return work;
+}
+
 export class Handlers {
   private readonly client: Client;
   private readonly engine: Engine;
@@ -125,7 +142,7 @@ export class Handlers {
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.relabel) await this.onRelabel(i);
-      else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await i.reply(ephemeral(toPayload((await this.engine.forgetPrompt(this.origin(i)))[0]!)));
+      else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await this.onForgetCommand(i);
       else if (i.isMessageContextMenuCommand() && i.commandName === COMMAND.contextMenu) await this.onContextMenu(i);
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
       else if (i.isButton() && i.customId.startsWith(OFFER_PREFIX)) await this.onOffer(i);
@@ -133,17 +150,23 @@ export class Handlers {
       else if (i.isButton() && i.customId.startsWith(FORGET_PREFIX)) await this.onForget(i);
       else if (i.isButton()) await this.onPress(i);
     } catch (e) {
-      this.log(`interaction ${i.id} failed`, e);
-      await this.reportFailure(i).catch(this.giveUp(`could not report the failure of ${i.id}`));
+      const lang = langFor(i.locale, '');
+      const store = this.engine.storeFailure(e, lang);
+      this.log(`interaction ${i.id} failed`, store?.problem ?? e);
+      await this.reportFailure(i, store?.message.blocks).catch(this.giveUp(`could not report the failure of ${i.id}`));
     }
   }
 
-  /** Never leaves an interaction unanswered, nor without a way on: the note carries "Show current step". */
-  private async reportFailure(i: Interaction): Promise<void> {
+  /**
+   * Never leaves an interaction unanswered, nor without a way on: the note carries "Show current
+   * step". It says what failed: the store (`said`: nothing was saved) or Discord (the case is saved).
+   */
+  private async reportFailure(i: Interaction, said?: Message['blocks']): Promise<void> {
     if (!i.isRepliable()) return;
     const caseId = i.isButton() ? parseButtonId(i.customId)?.caseId : undefined;
-    const lang = (caseId && (await this.engine.state(caseId))?.lang) || langFor(i.locale, '');
-    const p = toPayload({ blocks: [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
+    // The case's language when the store can tell it: it may be what just failed.
+    const lang = (caseId && (await this.engine.state(caseId).catch(() => undefined))?.lang) || langFor(i.locale, '');
+    const p = toPayload({ blocks: said ?? [{ kind: 'text', text: say(D.failed, lang) }], ...(caseId ? { buttons: [showButton(caseId, lang)] } : {}) });
     // A deferred reply shows "thinking…" until it is edited; a component's deferral has no reply of its own.
     await (!i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p)));
   }
@@ -232,20 +255,21 @@ export class Handlers {
   }
 
   private async onPress(i: ButtonInteraction): Promise<void> {
-    const out = await this.engine.press(i.customId, this.origin(i));
+    const out = await inTime(this.engine.press(i.customId, this.origin(i)), () => i.deferUpdate());
     const visible = out.filter((m) => !m.ephemeral);
     const notes = out.filter((m) => m.ephemeral);
     if (!visible.length) {
       // A stranger's, stale or doubled click: only the clicker hears about it, nothing changes.
       const [first, ...more] = notes;
-      if (!first) return void (await i.deferUpdate());
-      await i.reply(ephemeral(this.payload(first)));
+      if (!first) return void (i.deferred || (await i.deferUpdate()));
+      await (i.deferred ? i.followUp(ephemeral(this.payload(first))) : i.reply(ephemeral(this.payload(first))));
       for (const n of more) await i.followUp(ephemeral(this.payload(n)));
       return;
     }
     // "Show current step" leaves its message as it is; an answer greys the step's buttons, so only the new step is live.
-    if ('show' in (parseButtonId(i.customId) ?? {})) await i.deferUpdate();
-    else await i.update({ components: answeredRows(i.message.components.map((c) => c.toJSON()), i.customId), allowedMentions: NO_PINGS });
+    const answered = { components: answeredRows(i.message.components.map((c) => c.toJSON()), i.customId), allowedMentions: NO_PINGS };
+    if ('show' in (parseButtonId(i.customId) ?? {})) await (i.deferred || i.deferUpdate());
+    else await (i.deferred ? i.editReply(answered) : i.update(answered));
     for (const m of visible) await this.posted(m, await i.followUp(this.payload(m)));
     for (const n of notes) await i.followUp(ephemeral(this.payload(n)));
     await this.closeLoop(visible);
@@ -304,6 +328,11 @@ export class Handlers {
     });
   }
 
+  private async onForgetCommand(i: ChatInputCommandInteraction): Promise<void> {
+    const [ask] = await inTime(this.engine.forgetPrompt(this.origin(i)), () => i.deferReply({ flags: MessageFlags.Ephemeral }));
+    await (i.deferred ? i.editReply(toPayload(ask!)) : i.reply(ephemeral(toPayload(ask!))));
+  }
+
   /** Acknowledged first: the answer waits for the database file to be rewritten, which takes longer than Discord's 3 s on a large one. */
   private async onForget(i: ButtonInteraction): Promise<void> {
     await i.deferUpdate();
@@ -325,8 +354,10 @@ export class Handlers {
     const lang = langFor(i.locale, '');
     const moderator = i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
     const scope = { platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) };
-    const { message } = await this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope });
-    await i.reply(ephemeral(toPayload(message)));
+    const { message } = await inTime(this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope }), () =>
+      i.deferReply({ flags: MessageFlags.Ephemeral }),
+    );
+    await (i.deferred ? i.editReply(toPayload(message)) : i.reply(ephemeral(toPayload(message))));
   }
 
   /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */
@@ -355,9 +386,13 @@ export class Handlers {
       const origin = this.messageOrigin(m);
       const out = await this.engine.posted(origin, inbound);
       if (out.length) return await this.postHere(m, out);
-      if (this.isWatched(m.channel) && !(origin.thread && this.engine.caseIn('discord', origin.thread))) await this.maybeOffer(m, inbound);
+      if (this.isWatched(m.channel) && !(origin.thread && (await this.engine.caseIn('discord', origin.thread)))) await this.maybeOffer(m, inbound);
     } catch (e) {
-      this.log(`message ${m.id} failed`, e);
+      const store = this.engine.storeFailure(e, langFor(undefined, m.content));
+      this.log(`message ${m.id} failed`, store?.problem ?? e);
+      // Said to whoever spoke to the bot (a DM, a mention, a thread it opened for a case), never to a whole channel.
+      const toMe = !m.inGuild() || this.mentionsMe(m) || (m.channel.isThread() && m.channel.ownerId === this.client.user?.id);
+      if (store && toMe) await this.safely(`telling ${m.id} the store failed`, () => m.reply(this.payload(store.message)));
     }
   }
 
