@@ -9,6 +9,8 @@ import { CaseStore } from '../../src/store/cases.ts';
 import { sample } from '../helpers/corpus.ts';
 import { startPostgres, type RunningPostgres } from '../helpers/postgres.ts';
 import { onNvidia } from '../conversation/pastes.ts';
+import { startFakeSlack } from '../slack/fake-slack.ts';
+import { ALICE as SLACK_ALICE, clickPayload, fakeOptions, form, interactive, post, slackText, slashPayload, startBot, until as slackUntil } from '../slack/harness.ts';
 import { customIds, messageFrom, postIn, press, setup, slash, threadFrom, until, HELP, ALICE, webhook, bodyOf, type Harness } from '../discord/harness.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
@@ -136,6 +138,36 @@ describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', (
       expect((await h.store.records(caseId)).filter((r) => r.type === 'answered')).toHaveLength(1);
     } finally {
       await h.close();
+      await sql.close();
+    }
+  });
+
+  it('on Slack: a button clicked while it is down is answered privately, saying nothing was saved', { timeout: 120_000 }, async () => {
+    const url = new URL(server.url);
+    url.searchParams.set('options', '-c search_path=slack');
+    const admin = await openPostgres(server.url);
+    await admin.db.schema.createSchema('slack').execute();
+    await admin.close();
+    const sql = await openPostgres(url.toString());
+    const fake = await startFakeSlack(fakeOptions);
+    const bot = await startBot(fake, { sql });
+    try {
+      await post(bot, form(slashPayload(fake, SLACK_ALICE, slackText(onNvidia(sample('cf-0214').text)))), 'form');
+      const posts = () => fake.of('chat.postMessage');
+      await slackUntil(() => posts().length >= 2, 'the first step');
+      await slackUntil(async () => (await bot.store.caseInThread('slack', posts()[0]!.result.ts as string)) !== undefined, 'the case thread stored');
+      await server.crash();
+      expect((await post(bot, interactive(clickPayload(fake, posts()[1]!, 'Skip', SLACK_ALICE)), 'form')).status).toBe(200);
+      const note = await fake.waitForResponse();
+      expect(JSON.stringify(note.body)).toMatch(/My database failed just now, so this was not saved/);
+      expect(note.body.response_type).toBe('ephemeral');
+      expect(bot.log.errors().join('\n')).toMatch(/slack: button failed: .*PostgreSQL server .*(ended before it answered|ECONNREFUSED)/);
+      await server.start();
+      await post(bot, interactive(clickPayload(fake, posts()[1]!, 'Skip', SLACK_ALICE)), 'form');
+      await slackUntil(() => posts().some((c) => /Step 2 of/.test(JSON.stringify(c.args.blocks))), 'step 2');
+    } finally {
+      await bot.stop();
+      await fake.close();
       await sql.close();
     }
   });

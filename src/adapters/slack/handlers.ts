@@ -56,6 +56,8 @@ interface MessageEventLike {
   text?: string;
   ts: string;
   thread_ts?: string;
+  /** In a thread: who posted its first message. */
+  parent_user_id?: string;
   subtype?: string;
   bot_id?: string;
   files?: SlackFile[];
@@ -100,12 +102,17 @@ export class SlackHandlers {
 
   register(app: App): void {
     // Work after the acknowledgement waits its turn (see Engine.turn), but for the form, whose trigger_id dies in 3 s.
-    const guard = (what: string, work: () => Promise<void>, o: { now?: boolean } = {}) =>
-      (o.now ? work() : this.o.engine.turn().then(work)).catch((e: unknown) => this.o.logger.error(`slack: ${what} failed: ${describe(e)}`));
+    // When the store failed, whoever asked (`tell`) hears privately that nothing was saved.
+    const guard = (what: string, work: () => Promise<void>, o: { now?: boolean; tell?: Omit<Target, 'lang'> } = {}) =>
+      (o.now ? work() : this.o.engine.turn().then(work)).catch(async (e: unknown) => {
+        const store = this.o.engine.storeFailure(e, langFor(this.locales.get(o.tell?.user ?? '')?.locale, ''));
+        this.o.logger.error(`slack: ${what} failed: ${store ? store.problem.message : describe(e)}`);
+        if (store && o.tell) await this.ephemeral({ ...o.tell, lang: 'en' }, toBlockKit(store.message), o.tell.thread);
+      });
 
     app.command(COMMAND, async ({ command, ack, respond }) => {
       await ack();
-      await guard('/comfyoom', () => this.onCommand(command, respond), { now: !slackToPlain(command.text ?? '').trim() });
+      await guard('/comfyoom', () => this.onCommand(command, respond), { now: !slackToPlain(command.text ?? '').trim(), tell: { channel: command.channel_id, user: command.user_id, respond } });
     });
     app.view<ViewSubmitAction>(MODAL_ID, async ({ ack, body, view }) => {
       const meta = parseMeta(view.private_metadata);
@@ -118,9 +125,10 @@ export class SlackHandlers {
       await ack();
       await guard('modal submission', () => this.onModal(body, meta, text, lang));
     });
-    app.action<BlockAction<ButtonAction>>(/^coom:/, async ({ ack, body, action }) => {
+    app.action<BlockAction<ButtonAction>>(/^coom:/, async ({ ack, body, action, respond }) => {
       await ack();
-      if (body.type === 'block_actions' && action.type === 'button') await guard('button', () => this.onPress(body, action));
+      const tell = { channel: body.channel?.id ?? '', user: body.user.id, respond };
+      if (body.type === 'block_actions' && action.type === 'button') await guard('button', () => this.onPress(body, action), { tell });
     });
     app.action<BlockAction<ButtonAction>>(new RegExp(`^${DRAFT_PREFIX}`), async ({ ack, body, action, respond }) => {
       await ack();
@@ -141,10 +149,14 @@ export class SlackHandlers {
     });
     app.event('app_mention', async ({ event, body, context }) => {
       if (!(await this.firstTime(body.event_id))) return;
-      await guard('mention', () => this.onMention(event as MessageEventLike, body.team_id, context));
+      const e = event as MessageEventLike;
+      await guard('mention', () => this.onMention(e, body.team_id, context), e.user ? { tell: { channel: e.channel, user: e.user, thread: e.thread_ts ?? e.ts } } : {});
     });
     app.event('message', async ({ event, body, context }) => {
-      await guard('message', () => this.onMessage(event as unknown as MessageEventLike, body.team_id, body.event_id, context.botUserId));
+      const e = event as unknown as MessageEventLike;
+      // Told only where the words were for the bot: a DM, or a thread under its own message (a case's).
+      const toMe = !!e.user && (e.channel_type === 'im' || (!!e.thread_ts && !!context.botUserId && e.parent_user_id === context.botUserId));
+      await guard('message', () => this.onMessage(e, body.team_id, body.event_id, context.botUserId), toMe ? { tell: { channel: e.channel, user: e.user!, ...(e.thread_ts ? { thread: e.thread_ts } : {}) } } : {});
     });
   }
 
