@@ -46,11 +46,29 @@ export function storeProblem(e: unknown, path: string): StoreError | undefined {
     return say(`the database ${path} is read-only: make the file and its folder writable for this user, or ${WHERE} (stats works on a read-only database)`);
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return say(`the database ${path} stayed locked by another ComfyOOM process for too long: run again in a moment`);
+  if (code.startsWith('SQLITE_IOERR') && logDeletedUnder(path)) return walDeleted(path, e);
   if (code.startsWith('SQLITE_IOERR')) {
     return say(`could not read or write the database ${path} (${code}): the disk may be full or failing; free some space or check the disk, then run again`);
   }
   return undefined;
 }
+
+/**
+ * A database whose index (-shm) says its write-ahead log holds pages, while the log is gone or
+ * empty: someone deleted the log while a process had the database open.
+ */
+function logDeletedUnder(path: string): boolean {
+  const size = (f: string) => statSync(f, { throwIfNoEntry: false })?.size ?? 0;
+  return size(`${path}-shm`) > 0 && size(`${path}-wal`) === 0;
+}
+
+/** Said by a process that finds the log deleted, whether under its own connection (sql.ts) or another's. */
+export const walDeleted = (path: string, cause?: unknown) =>
+  new StoreError(
+    path,
+    `the write-ahead log ${path}-wal was deleted while ComfyOOM had the database open: SQLite cannot go on safely that way. What the running process wrote is being saved into ${path}; restart every ComfyOOM process using it, and never delete the -wal or -shm files of an open database (they go when the last process closes it). The last change was not saved`,
+    cause,
+  );
 
 /** The database's folder could not be made, or the file opened. */
 export const unopenable = (path: string, cause: unknown) => new StoreError(path, cannotOpen(path), cause);

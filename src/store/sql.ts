@@ -21,6 +21,9 @@ import {
   type Transaction,
 } from 'kysely';
 import type { Pool } from 'pg';
+import { statSync } from 'node:fs';
+import { openDb } from './db.ts';
+import { walDeleted } from './errors.ts';
 
 export type Executor = Kysely<any> | Transaction<any>;
 
@@ -115,34 +118,24 @@ class SqliteFileDriver implements Driver {
   private readonly turn: { tail: Promise<void> };
   private release = () => {};
   private readonly connection: DatabaseConnection;
+  /** The write-ahead log this connection writes into, by inode, once it has written. */
+  private walInode?: number;
 
-  constructor(private readonly file: Database.Database) {
+  constructor(private readonly handle: { file: Database.Database }) {
+    const { file } = handle;
     const own = { tail: Promise.resolve() };
     if (file.memory) this.turn = own;
     else this.turn = turns.get(file.name) ?? turns.set(file.name, own).get(file.name)!;
-    const prepared = (text: string) => {
-      let s = this.statements.get(text);
-      if (!s) this.statements.set(text, (s = file.prepare(text)));
-      return s;
-    };
-    const execute = <R>(q: CompiledQuery): QueryResult<R> => {
-      const s = prepared(q.sql);
-      if (s.reader) return { rows: s.all(...(q.parameters as unknown[])) as R[] };
-      const { changes } = s.run(...(q.parameters as unknown[]));
-      return { rows: [], numAffectedRows: BigInt(changes) };
-    };
-    // SQLite's own busy handler sleeps on this thread: the event loop would stop for as long as
-    // another process holds the lock (a bot missed Discord's 3 s for every interaction meanwhile).
-    // So it answers "busy" at once, and the wait happens here, between timers.
-    file.pragma('busy_timeout = 0');
+    this.useFile(file);
     this.connection = {
       executeQuery: async <R>(q: CompiledQuery): Promise<QueryResult<R>> => {
         // Only a statement that holds nothing may wait: outside a transaction, or the BEGIN that starts one.
-        if (file.inTransaction) return execute<R>(q);
+        if (this.handle.file.inTransaction) return this.execute<R>(q);
+        this.checkLog();
         const deadline = Date.now() + LOCK_WAIT_MS;
         for (let attempt = 0; ; attempt++) {
           try {
-            return execute<R>(q);
+            return this.execute<R>(q);
           } catch (e) {
             if (!isBusy(e) || Date.now() > deadline) throw e;
             await sleep(Math.min(50, 1 + attempt * 2) * (0.5 + Math.random()));
@@ -153,6 +146,46 @@ class SqliteFileDriver implements Driver {
         throw new Error('the store does not stream');
       },
     };
+  }
+
+  private useFile(file: Database.Database): void {
+    this.handle.file = file;
+    this.statements.clear();
+    this.walInode = undefined;
+    // SQLite's own busy handler sleeps on this thread: the event loop would stop for as long as
+    // another process holds the lock (a bot missed Discord's 3 s for every interaction meanwhile).
+    // So it answers "busy" at once, and the wait happens in executeQuery, between timers.
+    file.pragma('busy_timeout = 0');
+  }
+
+  private execute<R>(q: CompiledQuery): QueryResult<R> {
+    let s = this.statements.get(q.sql);
+    if (!s) this.statements.set(q.sql, (s = this.handle.file.prepare(q.sql)));
+    if (s.reader) return { rows: s.all(...(q.parameters as unknown[])) as R[] };
+    const { changes } = s.run(...(q.parameters as unknown[]));
+    this.walInode ??= this.logInode();
+    return { rows: [], numAffectedRows: BigInt(changes) };
+  }
+
+  private logInode(): number | undefined {
+    const { file } = this.handle;
+    return file.memory || file.readonly ? undefined : statSync(`${file.name}-wal`, { throwIfNoEntry: false })?.ino;
+  }
+
+  /**
+   * Someone deleted the write-ahead log of the open database (to "clean up"): this connection
+   * would go on writing into a file nobody else sees, lost at the next crash, while other
+   * processes start a new one beside the same index. What it wrote is moved into the database
+   * file now (the connection still holds the deleted log), the file is opened again with a log
+   * of its own, and the change asked for is refused in a sentence saying so.
+   */
+  private checkLog(): void {
+    if (this.walInode === undefined || this.logInode() === this.walInode) return;
+    const { file } = this.handle;
+    file.pragma('wal_checkpoint(TRUNCATE)');
+    file.close();
+    this.useFile(openDb(file.name));
+    throw walDeleted(file.name);
   }
 
   async init(): Promise<void> {}
@@ -180,19 +213,21 @@ class SqliteFileDriver implements Driver {
 
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
     // SQLite rolls back by itself on some errors (a full disk, an I/O error): the error is what to report, not the rollback's.
-    if (this.file.inTransaction) await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
+    if (this.handle.file.inTransaction) await c.executeQuery(CompiledQuery.raw('ROLLBACK'));
   }
 
   async destroy(): Promise<void> {
-    if (this.file.open) this.file.close();
+    if (this.handle.file.open) this.handle.file.close();
   }
 }
 
 /** An open better-sqlite3 database (see db.ts) as the store's query layer. */
 export function sqliteSql(file: Database.Database): Sql {
+  // The connection the driver uses, which it replaces if the database's log was deleted under it.
+  const handle = { file };
   const dialect: KyselyDialect = {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new SqliteFileDriver(file),
+    createDriver: () => new SqliteFileDriver(handle),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db) => new SqliteIntrospector(db),
   };
@@ -206,7 +241,7 @@ export function sqliteSql(file: Database.Database): Sql {
     // Kysely starts a driver at its first query only, and destroys only a started one: the file is closed either way.
     close: async () => {
       await db.destroy();
-      if (file.open) file.close();
+      if (handle.file.open) handle.file.close();
     },
   };
 }

@@ -5,6 +5,8 @@
 //   open GO GAP PATH...     opens each PATH in turn, the k-th at start + k * GAP ms
 //   write GO STOP PATH TAG  stores whole conversations of user TAG until the file STOP appears,
 //                           then prints how many
+//   cases PATH              stores one case per line read ("write ID"), answering each line
+//                           with "stored ID" or "refused ID: <why>"; the test kills it
 import { existsSync, readFileSync } from 'node:fs';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
@@ -45,4 +47,19 @@ if (mode === 'open') {
   }
   await store.sql.close();
   process.stdout.write(`wrote ${n}\n`);
+}
+else if (mode === 'cases') {
+  const store = new CaseStore(sqliteSql(openDb(go)));
+  const { createInterface } = await import('node:readline');
+  const r = rng(7);
+  process.stdout.write('ready\n');
+  for await (const line of createInterface({ input: process.stdin })) {
+    const id = line.replace(/^write /, '');
+    try {
+      await storeCase(store, { id, platform: 'test', userId: 'u', createdAt: Date.now(), facts: {}, paste: `paste of ${id}` }, playCase(r, id, 'u', Date.now()));
+      process.stdout.write(`stored ${id}\n`);
+    } catch (e) {
+      process.stdout.write(`refused ${id}: ${(e as Error).message}\n`);
+    }
+  }
 }
