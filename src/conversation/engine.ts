@@ -189,10 +189,10 @@ export class Engine {
   }
 
   /** True when this user has sent too much in the last minute; records the attempt otherwise. */
-  private limited(origin: Origin, kind: 'paste' | 'image', count = 1): boolean {
+  private limited(origin: Origin, kind: 'paste' | 'image' | 'look', count = 1): boolean {
     const key = `${kind}:${origin.platform}:${origin.user}`;
     const now = this.now();
-    const limit = kind === 'paste' ? this.ratePerMinute : this.imagesPerMinute;
+    const limit = kind === 'image' ? this.imagesPerMinute : this.ratePerMinute;
     const times = (this.recent.get(key) ?? []).filter((t) => now - t < 60_000);
     if (times.length + count > limit) {
       this.recent.set(key, times);
@@ -357,7 +357,10 @@ export class Engine {
    * Watch mode: whether a message (its text and text files, as a case would read them; no OCR)
    * is an out-of-memory error the classifier is sure enough of to offer help unasked.
    */
-  async worthOffering(inbound: Inbound): Promise<boolean> {
+  async worthOffering(origin: Origin, inbound: Inbound): Promise<boolean> {
+    // Each look reads the message's files: one user's burst of large logs is looked at as often
+    // as they could paste them (a pressed offer counts again, as a paste), the rest passed by.
+    if (this.limited(origin, 'look')) return false;
     const files = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'text');
     const got = await ingest(this.spaced({ ...inbound, attachments: files }));
     const seen = await this.peek(got.text);

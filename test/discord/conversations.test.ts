@@ -155,7 +155,35 @@ describe('long pastes (row 3)', () => {
   });
 });
 
+describe('limits on every way in', () => {
+  it("watch mode looks at no more of one user's posts a minute than they may paste, reading none of the rest", async () => {
+    h = await setup({ watchChannels: [WATCHED], ratePerMinute: 3 });
+    const body = `${'Prompt executed in 3.21 seconds\n'.repeat(100)}${KSAMPLER}`;
+    const posts = Array.from({ length: 12 }, (_, n) => {
+      const url = h.fake.serveFile(`burst/${n}/message.txt`, body);
+      return say(h, WATCHED, ALICE, '', { attachments: [{ id: snowflake(), filename: 'message.txt', size: body.length, url, proxy_url: url, content_type: 'text/plain; charset=utf-8' }] });
+    });
+    await until(() => h.fake.calls.filter((c) => posts.some((p) => replyTo(p.id)(c))).length >= 3);
+    // Another user's post in the same minute still gets its offer: the limit is per user.
+    const bobs = say(h, WATCHED, BOB, KSAMPLER);
+    await h.fake.waitFor(replyTo(bobs.id));
+    expect(h.fake.calls.filter((c) => posts.some((p) => replyTo(p.id)(c)))).toHaveLength(3);
+    expect(h.fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/files/burst/'))).toHaveLength(3);
+  });
+});
+
 describe('scoped stats (row 4)', () => {
+  it('refuses stats to a member without Manage Messages or the helper role, whatever the server allowed the command to', async () => {
+    const helpers = { id: '1400000000000000001', name: 'helpers', permissions: '0', position: 1, color: 0, hoist: false, managed: false, mentionable: true, flags: 0 };
+    h = await setup({ helperRole: helpers.id, roles: [helpers] });
+    const refused = statsCommand(h, undefined, { user: BOB, moderator: false });
+    const answer = await h.fake.waitFor(callback(refused));
+    expect(bodyOf(answer).content).toMatch(/Stats are for this server's moderators/);
+    expect(bodyOf(answer).flags & 64).toBe(64);
+    const helper = statsCommand(h, undefined, { user: BOB, moderator: false, roles: ['1400000000000000001'] });
+    expect(textOf(await h.fake.waitFor((c) => original(helper)(c) && c.method === 'PATCH'))).toMatch(/Cases: 0/);
+  });
+
   it("shows a server's moderators that server's cases only, and no other server's error text", async () => {
     h = await setup();
     await h.engine.open({ platform: 'discord', server: 'another-guild', user: 'x', channel: 'c' }, 'ValueError: a secret error from another guild');

@@ -125,6 +125,8 @@ const member = (u: User, moderator = false) => ({
 interface Common {
   user?: User;
   moderator?: boolean;
+  /** The member's roles in the guild. */
+  roles?: string[];
   channel?: string;
   locale?: string;
   appPermissions?: bigint;
@@ -142,7 +144,7 @@ function interaction(h: Fake, type: number, data: unknown, c: Common, extra: Rec
     guild_id: guild,
     channel,
     channel_id: channel.id,
-    member: member(c.user ?? ALICE, c.moderator),
+    member: { ...member(c.user ?? ALICE, c.moderator), ...(c.roles ? { roles: c.roles } : {}) },
     locale: c.locale ?? 'en-US',
     guild_locale: 'en-US',
     app_permissions: String(c.appPermissions ?? BOT_PERMISSIONS),

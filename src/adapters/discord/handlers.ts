@@ -171,6 +171,14 @@ export class Handlers {
     await (!i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p)));
   }
 
+  /** A moderator of the server the interaction comes from: Manage Messages, or the helper role. */
+  private mayModerate(i: Interaction): boolean {
+    if (i.memberPermissions?.has(PermissionFlagsBits.ManageMessages)) return true;
+    const role = this.deps.helperRole;
+    const roles = i.member?.roles;
+    return !!role && (Array.isArray(roles) ? roles.includes(role) : !!roles?.cache.has(role));
+  }
+
   private origin(i: Interaction, over: Partial<Origin> = {}): Origin {
     const dm = !i.inGuild();
     const thread = i.channel?.isThread() || dm ? i.channelId : undefined;
@@ -182,7 +190,7 @@ export class Handlers {
       ...(dm ? { direct: true } : {}),
       user: i.user.id,
       locale: i.locale,
-      moderator: i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false,
+      moderator: this.mayModerate(i),
       ...over,
     };
   }
@@ -277,7 +285,7 @@ export class Handlers {
 
   private async onOffer(i: ButtonInteraction): Promise<void> {
     const [messageId = '', authorId = ''] = i.customId.slice(OFFER_PREFIX.length).split(':');
-    const moderator = i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
+    const moderator = this.mayModerate(i);
     if (i.user.id !== authorId && !moderator) {
       await i.reply(ephemeral(textPayload(say(D.offerNotYours, langFor(i.locale, '')))));
       return;
@@ -341,9 +349,12 @@ export class Handlers {
   }
 
   private async onStats(i: ChatInputCommandInteraction): Promise<void> {
+    const lang = langFor(i.locale, '');
+    // Checked here, not left to the command's default permissions, which a server may open to everyone;
+    // a DM has no server, and the stats of every server are nobody's to see.
+    if (!i.inGuild() || !this.mayModerate(i)) return void (await i.reply(ephemeral(textPayload(say(D.statsRefused, lang)))));
     await i.deferReply({ flags: MessageFlags.Ephemeral });
     // A server's moderators see that server's cases, never another's.
-    const lang = langFor(i.locale, '');
     const report = await this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined, lang);
     // The chart goes with the text, privately like it: per entry each step's funnel, and cases per week.
     await i.editReply(report === undefined ? textPayload(say(D.badSince, lang)) : { ...codePayload(report.text), files: [{ attachment: report.chart, name: 'comfyoom-stats.png' }] });
@@ -352,7 +363,7 @@ export class Handlers {
   /** A moderator's correction of one of this server's cases; the answer is theirs alone. */
   private async onRelabel(i: ChatInputCommandInteraction): Promise<void> {
     const lang = langFor(i.locale, '');
-    const moderator = i.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
+    const moderator = this.mayModerate(i);
     const scope = { platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) };
     const { message } = await inTime(this.engine.relabel(i.options.getString('case', true), i.options.getString('entry', true), { actor: i.user.id, moderator, lang, scope }), () =>
       i.deferReply({ flags: MessageFlags.Ephemeral }),
@@ -386,7 +397,7 @@ export class Handlers {
       const origin = this.messageOrigin(m);
       const out = await this.engine.posted(origin, inbound);
       if (out.length) return await this.postHere(m, out);
-      if (this.isWatched(m.channel) && !(origin.thread && (await this.engine.caseIn('discord', origin.thread)))) await this.maybeOffer(m, inbound);
+      if (this.isWatched(m.channel) && !(origin.thread && (await this.engine.caseIn('discord', origin.thread)))) await this.maybeOffer(m, origin, inbound);
     } catch (e) {
       const store = this.engine.storeFailure(e, langFor(undefined, m.content));
       this.log(`message ${m.id} failed`, store?.problem ?? e);
@@ -459,8 +470,8 @@ export class Handlers {
   }
 
   /** Watch mode: one quiet offer under a real OOM (long pastes arrive as message.txt: read like any log); silence otherwise. */
-  private async maybeOffer(m: DiscordMessage<true>, inbound: Inbound): Promise<void> {
-    if (!(await this.engine.worthOffering(inbound))) return;
+  private async maybeOffer(m: DiscordMessage<true>, origin: Origin, inbound: Inbound): Promise<void> {
+    if (!(await this.engine.worthOffering(origin, inbound))) return;
     const lang = langFor(undefined, inbound.text ?? '');
     const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(D.watchButton, lang) };
     await m.reply({ ...textPayload(say(D.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });

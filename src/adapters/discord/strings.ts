@@ -27,6 +27,10 @@ export const D = {
     en: 'I cannot read the message you replied to (this bot runs without the Message Content intent). Use the message menu: Apps → Diagnose with ComfyOOM.',
     zh: '我读取不到你回复的那条消息（本机器人未开启 Message Content 权限）。请使用消息菜单：应用 → 用 ComfyOOM 诊断。',
   },
+  statsRefused: {
+    en: "Stats are for this server's moderators (Manage Messages) and its helper role, in the server itself.",
+    zh: '统计只对本服务器的管理员（“管理消息”权限）和助手身份组开放，并且要在服务器里使用。',
+  },
   failed: {
     en: 'Something went wrong while talking to Discord. Your case is saved: press "Show current step" (or mention me in the case thread) to go on.',
     zh: '与 Discord 通信时出错了。你的问题记录已保存：点“显示当前步骤”（或在问题子区里 @我）即可继续。',
