@@ -20,7 +20,8 @@ const flag = (name: string, dflt: boolean) =>
       return z.NEVER;
     });
 
-const positive = (name: string, dflt: number, whole = false) =>
+/** A positive number, whole if `whole`; `within` bounds what makes sense ([min, max, unit]). */
+const positive = (name: string, dflt: number, whole = false, within?: [number, number, string]) =>
   z
     .string()
     .optional()
@@ -29,6 +30,10 @@ const positive = (name: string, dflt: number, whole = false) =>
       const n = Number(s);
       if (!Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n))) {
         ctx.addIssue({ code: 'custom', message: `${name} must be a positive ${whole ? 'whole number' : 'number'}` });
+        return z.NEVER;
+      }
+      if (within && (n < within[0] || n > within[1])) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be between ${within[0]} and ${within[1]} ${within[2]} (it is ${s})` });
         return z.NEVER;
       }
       return n;
@@ -50,11 +55,12 @@ const Settings = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/i, 'COMFYOOM_DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database), or unset for the SQLite file')
     .optional(),
-  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24),
+  // A case abandoned within minutes, or never, is nobody's intent: 15 minutes to 30 days.
+  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24, false, [0.25, 720, 'hours']),
   /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
-  COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true),
+  COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true, [1, 36_500, 'days']),
   /** Pastes a user may submit per minute before a polite refusal. */
-  COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6),
+  COMFYOOM_RATE_PER_MINUTE: positive('COMFYOOM_RATE_PER_MINUTE', 6, false, [1, 10_000, 'pastes a minute']),
   /** Whether step orders are learned from recorded outcomes: off, suggest, on; unset is suggest until an entry has enough confirmed fixes, then on. */
   COMFYOOM_ADAPTIVE: z
     .string()

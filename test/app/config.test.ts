@@ -51,6 +51,15 @@ describe('configuration from the environment', () => {
     expect(problems({ ...slack, SLACK_API_URL: 'ftp://slack-gov.com/api/' })).toHaveLength(1);
   });
 
+  it('refuses absurd durations and rates, saying the range', () => {
+    expect(problems({ COMFYOOM_IDLE_HOURS: '1e-7', COMFYOOM_RETENTION_DAYS: '1000000000', COMFYOOM_RATE_PER_MINUTE: '0.001' })).toEqual([
+      'COMFYOOM_IDLE_HOURS: COMFYOOM_IDLE_HOURS must be between 0.25 and 720 hours (it is 1e-7)',
+      'COMFYOOM_RETENTION_DAYS: COMFYOOM_RETENTION_DAYS must be between 1 and 36500 days (it is 1000000000)',
+      'COMFYOOM_RATE_PER_MINUTE: COMFYOOM_RATE_PER_MINUTE must be between 1 and 10000 pastes a minute (it is 0.001)',
+    ]);
+    expect(loadConfig({ COMFYOOM_IDLE_HOURS: '0.5', COMFYOOM_RETENTION_DAYS: '3650' })).toMatchObject({ idleMs: 1_800_000, retentionDays: 3650 });
+  });
+
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
     expect(loadConfig({ DISCORD_TOKEN: '', SLACK_BOT_TOKEN: '', COMFYOOM_IDLE_HOURS: '' }).discord).toBeUndefined();
   });
