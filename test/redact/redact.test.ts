@@ -72,3 +72,43 @@ describe('redaction over a long life', () => {
     expect(performance.getEntriesByType('mark')).toEqual([]);
   });
 });
+
+describe('redaction of the forms secrets take in real pastes', () => {
+  const hex = (n: number) => Array.from({ length: n }, (_, i) => '0123456789abcdef'[(i * 7 + 3) % 16]).join('');
+  const hfToken = ['hf_', 'QwErTyUiOpAsDfGh', 'JkLzXcVbNm12345678'].join('');
+  const ghToken = ['ghp_', 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2', 'Ji1HgFeDcBaQ'].join('');
+  // [form, as pasted, what must not remain, what must (the placeholders keep the log readable)]
+  const FORMS: [string, string, string[], string[]?][] = [
+    ['a bash prompt', 'alice@mybox:~/ComfyUI$ python main.py --lowvram', ['alice', 'mybox'], ['<user>@<host>:~/ComfyUI$ python main.py --lowvram']],
+    ['a Fedora prompt and a root prompt in a container', '[bob@buildhost ComfyUI]$ python main.py\nroot@c0ffee12beef:/workspace/ComfyUI# python main.py', ['bob@', 'buildhost', 'c0ffee12beef']],
+    ['a Git Bash prompt', 'carol@DESKTOP-ABC123 MINGW64 ~/ComfyUI (master)\n$ python main.py', ['carol', 'DESKTOP-ABC123']],
+    ['a prompt whose host has dots', 'dave@gpu01.lab.example.org:~/ComfyUI$ python main.py', ['dave', 'gpu01'], ['<user>@<host>:~/ComfyUI$ python main.py']],
+    ['git config -l', 'core.autocrlf=true\nuser.name=Jane Doe\nuser.email=jane.doe@example.org', ['Jane Doe', 'jane.doe']],
+    ['a git log author', 'commit 0123456789abcdef0123456789abcdef01234567\nAuthor: Jane Doe <jane@x.org>\nDate:   Mon Jan 6 10:00:00 2025 +0100', ['Jane', 'Doe', 'jane@x.org'], ['Author: <user> <email>']],
+    ['a Comfy.org API-node key', `Calling the API node with comfyui-${hex(64)}`, [hex(64)]],
+    ['a Cookie header', 'Cookie: sessionid=abc123def456ghi789; csrftoken=Qz8Rt5Uv2Wx9Yz3Ab6', ['abc123def456ghi789', 'Qz8Rt5Uv2Wx9Yz3Ab6']],
+    ['a Set-Cookie header', 'Set-Cookie: cf_clearance=Mn4Bv7Cx1Zl0Kj9H; Path=/; HttpOnly', ['Mn4Bv7Cx1Zl0Kj9H']],
+    ['a Civitai API key', `[Civitai] Using API key: ${hex(32)}`, [hex(32)]],
+    ['an API key named with spaces', 'Replicate api key: Kd93jfQ0zP1xLm7v\nsecret key = Tq2Ws8Ed4Rf6', ['Kd93jfQ0zP1xLm7v', 'Tq2Ws8Ed4Rf6']],
+    ['URL-encoded query secrets', 'redirect=https%3A%2F%2Fcivitai.com%2Fapi%2Fdownload%2Fmodels%2F1%3Ftoken%3Dabcdef0123456789%26type%3DModel%26api_key%3DZyXwVu987654', ['abcdef0123456789', 'ZyXwVu987654']],
+    ['a home folder in JSON inside JSON', String.raw`{"prompt": "{\"cwd\": \"C:\\\\Users\\\\alice\\\\ComfyUI\"}"}`, ['alice']],
+    ['a home folder written with \\u escapes', String.raw`"C:\\Users\\\u5f20\u4e09\\ComfyUI", "C:\\Users\\J\u00f6rg\\ComfyUI\\main.py"`, ['5f20', '4e09', 'u00f6rg', 'J\\']],
+    ['a home folder ending a JSON string', String.raw`{"cwd": "C:\\Users\\alicia", "home": "/home/bobby"}`, ['alicia', 'bobby']],
+    ['non-ASCII e-mail local parts', '联系 欧阳娜娜@qq.com 或 jörg.müller@example.de', ['欧阳娜娜', 'jörg', 'müller']],
+    ['HTML-entity e-mails', 'jane&#64;example.com and jim&#x40;example.com', ['jane', 'jim']],
+    ['a Hugging Face token wrapped at 80 columns', `HF_HUB_TOKEN is ${hfToken.slice(0, 20)}\n    ${hfToken.slice(20)}`, [hfToken.slice(3, 20), hfToken.slice(20)]],
+    ['the first line of a wrapped token alone (a fact holds one line)', `while fetching ${hfToken.slice(0, 23)}`, [hfToken.slice(3, 23)]],
+    ['a GitHub token wrapped at 80 columns', `git clone https://${ghToken.slice(0, 30)}\r\n${ghToken.slice(30)}@github.com/x/y`, [ghToken.slice(4, 30), ghToken.slice(30)]],
+    ['AWS temporary and example keys', 'AWS Access Key ID [None]: ASIAIOSFODNN7EXAMPLE\nAWS Secret Access Key [None]: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nkey AKIAIOSFODNN7EXAMPLE', ['IOSFODNN7EXAMPLE', 'wJalrXUtnFEMI', 'EXAMPLEKEY']],
+  ];
+
+  it.each(FORMS)('hides %s and keeps the log around it', async (_form, pasted, gone, kept = []) => {
+    const text = `got prompt\n${pasted}\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB`;
+    for (const out of [await redact(text), redactValuesQuickly(text)]) {
+      for (const g of gone) expect(out).not.toContain(g);
+      for (const k of kept) expect(out).toContain(k);
+      expect(out).toMatch(/^got prompt\n/);
+      expect(out).toContain('\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB');
+    }
+  });
+});

@@ -9,7 +9,8 @@ import { Engine, type Origin } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
-import { kb } from '../helpers/kb.ts';
+import { renderOne } from '../../src/cli/diagnose.ts';
+import { classify, kb } from '../helpers/kb.ts';
 
 // Generated, so that no scanner takes this file for a leak, and distinct, so that no secret's
 // characters can turn up inside another's; each has the shape of the real thing.
@@ -19,6 +20,10 @@ const r = (n: number, alphabet = 'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789') =>
     seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
     return alphabet[seed % alphabet.length];
   }).join('');
+
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const HEX = '0123456789abcdef';
 
 /** [what it is, the secret as pasted, the part that must never be stored] */
 const secret = (what: string, core: string, shape: (core: string) => string): [string, string, string] => [what, shape(core), core];
@@ -57,6 +62,32 @@ const SECRETS: [string, string, string][] = [
   secret('a UNC home', 'okonkwoe', () => '\\\\fileserver\\profiles\\Users\\okonkwoe\\ComfyUI'),
   secret('a WSL mount of a Windows home', 'haraldsen', () => '/mnt/c/Users/haraldsen/ComfyUI/main.py'),
   secret('a lower-case macOS home', 'vasquezm', () => '/users/vasquezm/ComfyUI/main.py'),
+  secret('the user in a bash prompt', r(9, LOWER), (c) => `${c}@gpubox:~/ComfyUI$ python main.py`),
+  secret('the host in a Fedora prompt', r(10, LOWER), (c) => `[someone@${c} ComfyUI]$ python main.py`),
+  secret('the host in a Git Bash prompt', `DESKTOP-${r(7, UPPER)}`, (c) => `carol@${c} MINGW64 ~/ComfyUI`),
+  secret('a name in git config -l', `Zq${r(6, LOWER)} Vx${r(7, LOWER)}`, (c) => `user.name=${c}`),
+  secret('a git log author', `Ox${r(8, LOWER)}`, (c) => `Author: ${c} Okafor <someone@example.org>`),
+  secret('a git log author e-mail', r(10, LOWER), (c) => `Author: Ngozi Okafor <${c}@example.org>`),
+  secret('a Comfy.org API-node key', r(64, HEX), (c) => `comfyui-${c}`),
+  secret('a Cookie header', r(32), (c) => `Cookie: csrftoken=${r(32)}; sessionid=${c}`),
+  secret('a Set-Cookie header', r(40), (c) => `Set-Cookie: cf_clearance=${c}; Path=/; HttpOnly`),
+  secret('a Civitai API key', r(32, HEX), (c) => `[Civitai] Using API key: ${c}`),
+  secret('an API key named in words', r(24), (c) => `Replicate api key: ${c}`),
+  secret('an aws configure secret', r(40), (c) => `AWS Secret Access Key [None]: ${c}`),
+  secret('a URL-encoded token', r(32), (c) => `https://proxy.example.net/fetch?url=https%3A%2F%2Fcivitai.com%2Fapi%2Fdownload%2Fmodels%2F1%3Ftoken%3D${c}%26type%3DModel`),
+  secret('a twice URL-encoded api_key', r(24), (c) => `https://example.net/r?next=%2Fdl%253Fv%253D2%2526api_key%253D${c}`),
+  secret('a home in JSON inside JSON', r(9, LOWER), (c) => String.raw`"C:\\\\Users\\\\${c}\\\\ComfyUI"`),
+  secret('a home written with \\u escapes', `\\u${r(4, HEX)}\\u${r(4, HEX)}`, (c) => String.raw`"C:\\Users\\${c}\\ComfyUI\\main.py"`),
+  secret('a home with a \\u escape inside its name', `\\u00f6${r(6, LOWER)}`, (c) => String.raw`"C:\\Users\\J${c}\\ComfyUI"`),
+  secret('a home ending a JSON string', r(9, LOWER), (c) => String.raw`{"cwd": "C:\\Users\\${c}"}`),
+  secret('a Chinese e-mail address', r(4, '张王李赵欧阳娜明华伟芳'), (c) => `${c}@qq.com`),
+  secret('an accented e-mail address', `jö${r(6, LOWER)}`, (c) => `${c}.müller@example.de`),
+  secret('an HTML-entity e-mail address', r(10, LOWER), (c) => `${c}&#x40;example.com`),
+  secret('the first line of a wrapped token', r(20), (c) => `hf_${c}\n    ${r(14)}`),
+  secret('the continuation of a wrapped token', r(16), (c) => `ghp_${r(20)}\r\n${c}`),
+  secret('an AWS temporary key', r(16, UPPER), (c) => `ASIA${c}`),
+  secret("AWS's documentation key", 'IOSFODNN7EXAMPLE', (c) => `AKIA${c} ASIA${c}`),
+  secret("AWS's documentation secret", 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', (c) => `AWS Secret Access Key [None]: ${c}`),
 ];
 
 /** The same secret in each place a paste can carry it. */
@@ -72,6 +103,19 @@ const POSITIONS: [string, (secret: string) => string][] = [
 ];
 
 const origin: Origin = { platform: 'discord', server: 'g1', channel: 'help', user: 'u1' };
+
+describe('nothing secret is shown by comfyoom diagnose', () => {
+  it('keeps every secret out of the readable and the JSON diagnosis', { timeout: 60_000 }, async () => {
+    const leaks: string[] = [];
+    for (const [what, secret, core] of SECRETS) {
+      for (const [where, place] of POSITIONS) {
+        const paste = place(secret);
+        for (const json of [false, true]) if ((await renderOne(paste, classify, kb, { json })).includes(core)) leaks.push(`${what} in ${where}${json ? ' (--json)' : ''}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
 
 describe('nothing secret is stored', () => {
   it('keeps every secret of every kind out of every column and every byte of the database', { timeout: 60_000 }, async () => {
