@@ -55,8 +55,8 @@ const Settings = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/i, 'COMFYOOM_DATABASE_URL must be a postgres:// URL (postgres://user:password@host:5432/database), or unset for the SQLite file')
     .optional(),
-  // A case abandoned within minutes, or never, is nobody's intent: 15 minutes to 30 days.
-  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24, false, [0.25, 720, 'hours']),
+  // A case abandoned within a blink, or after months, is nobody's intent: 3.6 seconds (for tests) to 30 days.
+  COMFYOOM_IDLE_HOURS: positive('COMFYOOM_IDLE_HOURS', 24, false, [0.001, 720, 'hours']),
   /** Days a case is kept; older ones are deleted, their anonymous counts kept for stats. */
   COMFYOOM_RETENTION_DAYS: positive('COMFYOOM_RETENTION_DAYS', 90, true, [1, 36_500, 'days']),
   /** Pastes a user may submit per minute before a polite refusal. */

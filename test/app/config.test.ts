@@ -53,7 +53,7 @@ describe('configuration from the environment', () => {
 
   it('refuses absurd durations and rates, saying the range', () => {
     expect(problems({ COMFYOOM_IDLE_HOURS: '1e-7', COMFYOOM_RETENTION_DAYS: '1000000000', COMFYOOM_RATE_PER_MINUTE: '0.001' })).toEqual([
-      'COMFYOOM_IDLE_HOURS: COMFYOOM_IDLE_HOURS must be between 0.25 and 720 hours (it is 1e-7)',
+      'COMFYOOM_IDLE_HOURS: COMFYOOM_IDLE_HOURS must be between 0.001 and 720 hours (it is 1e-7)',
       'COMFYOOM_RETENTION_DAYS: COMFYOOM_RETENTION_DAYS must be between 1 and 36500 days (it is 1000000000)',
       'COMFYOOM_RATE_PER_MINUTE: COMFYOOM_RATE_PER_MINUTE must be between 1 and 10000 pastes a minute (it is 0.001)',
     ]);
