@@ -342,9 +342,10 @@ export class Engine {
     const d = await this.diagnose(text);
     const weakMatch = d.confidence < OCR_GATE.minDiagnosisConfidence || d.entry.priority < 0;
     if (ocrConfidence >= OCR_GATE.minOcrConfidence && !weakMatch) return undefined;
-    const excerpt = text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900);
+    // What OCR read is the user's screen: redacted like a stored paste, and shown to them alone where the platform can.
+    const excerpt = await this.work.storedPaste(text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900));
     return {
-      ephemeral: false,
+      ephemeral: true,
       blocks: [
         { kind: 'text', text: C.ocrDoubt[lang] },
         { kind: 'code', text: excerpt || '(nothing)' },
@@ -545,7 +546,11 @@ export class Engine {
     if (presses === 'ask') return this.render([{ type: 'ask_outcome', step: state.plan.steps[state.index]!, offer: state.offer }], state);
     if (presses === 'wait') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.takeYourTime[state.lang] }] }];
     if (presses === 'show') {
-      if (state.awaiting === 'question') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.typedUnknown[state.lang].replace('{text}', text.trim().slice(0, 80)) }] }];
+      if (state.awaiting === 'question') {
+        // Echoed redacted, and as code: a masked link or a mention in it stays inert wherever it is shown.
+        const echo = (await this.work.storedPaste(text.trim().slice(0, 80))).replace(/[`\n]/g, ' ');
+        return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.typedUnknown[state.lang].replace('{text}', `\`${echo}\``) }] }];
+      }
       if (state.awaiting === 'log') return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.notALog[state.lang] }] }];
       return this.current(state.caseId);
     }

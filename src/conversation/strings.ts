@@ -85,7 +85,7 @@ export const C = {
   },
   unknownEntry: { en: 'There is no kb entry "{entry}". Entries whose names come closest: {entries}.', zh: 'kb 里没有“{entry}”这个条目。名称最接近的条目：{entries}。' },
   relabelled: { en: 'Relabelled: this case now counts as "{entry}" in stats and learning.', zh: '已更正：这个问题在统计和学习中改记为「{entry}」。' },
-  typedUnknown: { en: 'I could not read "{text}" as an answer. Choose one of the answers above.', zh: '无法把“{text}”当作回答。请选择上面的一个答案。' },
+  typedUnknown: { en: 'I could not read {text} as an answer. Choose one of the answers above.', zh: '无法把 {text} 当作回答。请选择上面的一个答案。' },
   currentQuestion: { en: 'The current question is: {question}', zh: '当前的问题是：{question}' },
   stepOf: { en: 'Step {n} of {total}', zh: '第 {n} 步（共 {total} 步）' },
   /** A step past the ones planned up front (UP_FRONT). */

@@ -212,7 +212,7 @@ describe('terminal mode', () => {
     expect(r.stdout).toMatch(/NVIDIA, or AMD \(ROCm\/ZLUDA\)\?\n\[1\] NVIDIA {2}\[2\] AMD \(ROCm\/ZLUDA\) {2}\[3\] I don't know/);
     expect(r.stdout).toMatch(/Which node was running \(outlined in red\)\?/);
     expect(r.stdout).toMatch(/\[1\] Sampler \(KSampler, SamplerCustom, WanVideoSampler\.\.\.\) {2}\[2\] VAE Decode\/Encode/);
-    expect(r.stdout).toMatch(/could not read "thanks" as an answer/);
+    expect(r.stdout).toMatch(/could not read `thanks` as an answer/);
     expect(r.stdout).toMatch(/Got it: KSampler\. So this is: Out of GPU memory while sampling/);
     expect(r.stdout).toMatch(/fixed by/);
     const c = await onlyCase(db);

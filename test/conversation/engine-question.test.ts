@@ -93,7 +93,7 @@ describeStores('the question before the first step', (stores) => {
     const before = (await store.records(caseId)).length;
     const chat = await engine.paste(caseId, 'thanks, let me look', alice);
     expect(chat[0]).toMatchObject({ ephemeral: true });
-    expect(text(chat)).toMatch(/could not read "thanks, let me look" as an answer/);
+    expect(text(chat)).toMatch(/could not read `thanks, let me look` as an answer/);
     expect(await store.records(caseId)).toHaveLength(before);
     expect(await engine.answersQuestion(caseId, 'VAEDecode')).toBe(true);
     expect(await engine.answersQuestion(caseId, 'thanks')).toBe(false);

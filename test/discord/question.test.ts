@@ -81,7 +81,13 @@ describe('the question before the first step, on Discord', () => {
     say(h, thread, BOB, 'KSampler');
     const chat = say(h, thread, ALICE, 'thanks, let me check');
     const hint = await h.fake.waitFor((c) => c.method === 'POST' && c.body?.message_reference?.message_id === chat.id, { from });
-    expect(textOf(hint)).toMatch(/could not read "thanks, let me check" as an answer/);
+    expect(textOf(hint)).toMatch(/could not read `thanks, let me check` as an answer/);
+    // Echoed as code and redacted: a masked link stays text, a token is not repeated in public.
+    const token = 'hf_' + 'kQ7mZp2XvR9tLw4YbN8cHd3JfG6sAe5Uq1';
+    const bait = say(h, thread, ALICE, `see [Free Nitro](https://evil.example/claim) ${token}`);
+    const echo = await h.fake.waitFor((c) => c.method === 'POST' && c.body?.message_reference?.message_id === bait.id, { from });
+    expect(textOf(echo)).toMatch(/could not read `see \[Free Nitro\]\(https:\/\/evil\.example\/claim\) <api-key>` as an answer/);
+    expect(textOf(echo)).not.toContain('kQ7mZp2X');
     say(h, thread, ALICE, 'KSampler');
     const answer = await h.fake.waitFor((c) => postIn(thread)(c) && /Got it: KSampler/.test(textOf(c)), { from });
     expect(textOf(answer)).toMatch(/Out of GPU memory while sampling/);

@@ -39,6 +39,19 @@ describe('screenshots and files', () => {
     expect(db.prepare('SELECT COUNT(*) FROM cases').pluck().get()).toBe(0);
   });
 
+  it('shows what it read privately and redacted: no token or user name from the screen', async () => {
+    const { engine: e } = engine();
+    const hf = 'hf_' + 'kQ7mZp2XvR9tLw4YbN8cHd3JfG6sAe5Uq1';
+    const ghp = 'ghp_' + 'T4nV8bQ2mK7xW1cZ9rL3pY6dH5fJ0sG2aE8u';
+    const screen = ['Starting server', `HF_TOKEN=${hf}`, `git clone https://${ghp}@github.com/me/nodes`, 'C:\\Users\\Zoltanova\\ComfyUI\\main.py', 'something went wrong'].join('\n');
+    const out = await e.receive(user, { attachments: [file('screen.png', renderScreenshot(screen, consoleStyle('dark', 1)).image, 'image/png')] });
+    const doubt = out.find((m) => /I read this from your screenshot/.test(text([m])))!;
+    expect(doubt.ephemeral).toBe(true);
+    expect(text([doubt])).toMatch(/Starting server/);
+    expect(text([doubt])).toMatch(/<user>/);
+    expect(text([doubt])).not.toMatch(/Zoltanova|kQ7mZp2X|T4nV8bQ2/);
+  });
+
   it('asks for the text of a screenshot that shows no error line, in any style, rather than guess', async () => {
     const banner = [
       '** ComfyUI startup time: 2025-03-14 21:04:33.412',

@@ -97,7 +97,7 @@ describe('the question before the first step, on Slack', () => {
     await inThread(thread, ALICE, 'thanks, let me check');
     const hint = await fake.waitFor((c) => c.method === 'chat.postEphemeral', 'the hint');
     expect(hint.args).toMatchObject({ user: ALICE, thread_ts: thread });
-    expect(blockText(hint)).toMatch(/could not read \\"thanks, let me check\\" as an answer/);
+    expect(blockText(hint)).toMatch(/could not read `thanks, let me check` as an answer/);
     expect(posts()).toHaveLength(2);
 
     await inThread(thread, ALICE, 'VAEDecode');

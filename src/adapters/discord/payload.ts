@@ -85,6 +85,12 @@ export function fit(pieces: string[], limit: number): string {
   return out;
 }
 
+/**
+ * User text as plain text: escapeMarkdown leaves a masked link ([Free Nitro](https://...)) a
+ * link, so its brackets are escaped too; the address stays visible for what it is.
+ */
+const inert = (s: string) => escapeMarkdown(s).replace(/[[\]()]/g, '\\$&');
+
 /** User text inside our fences must not be able to close them. */
 const inCode = (s: string) => `${FENCE}\n${s.replaceAll(FENCE, '`\u200b``')}\n${FENCE}`;
 
@@ -103,7 +109,7 @@ function renderUnbalanced(b: Block): string {
       return inCode(b.text);
     case 'fields':
       // Field values come from the user's log, so they are escaped; the labels are ours.
-      return [`**${b.text}**`, ...(b.fields ?? []).map(([k, v]) => `${k}: **${escapeMarkdown(v)}**`)].join('\n');
+      return [`**${b.text}**`, ...(b.fields ?? []).map(([k, v]) => `${k}: **${inert(v)}**`)].join('\n');
     case 'note':
       return b.text
         .split('\n')
