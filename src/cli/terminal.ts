@@ -3,6 +3,8 @@
 // label, a node's name, or a pasted log), so a whole conversation can be scripted. Every answer is
 // stored before the next prompt.
 import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { userInfo } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,6 +12,8 @@ import type { Engine, Origin } from '../conversation/engine.ts';
 import { isStanding, type Message } from '../conversation/render.ts';
 import type { CaseState, Reason } from '../conversation/machine.ts';
 import { isSentence } from '../conversation/replies.ts';
+import { INGEST_LIMITS } from '../ingest/limits.ts';
+import { LIMITS } from '../classify/normalize.ts';
 
 type Out = (s: string) => void;
 
@@ -45,6 +49,125 @@ const REASONS: Record<string, Reason> = { same: 'same', different: 'different', 
  */
 const PASTE_QUIET_MS = 300;
 const QUIET = Symbol('quiet');
+
+/**
+ * A paste is held to the size of a file sent in chat (counted in characters, which in a log are its
+ * bytes): piped input may never bring the empty line that ends it (`yes | comfyoom chat`).
+ */
+const PASTE_MAX = INGEST_LIMITS.maxFileBytes;
+/**
+ * Past PASTE_MAX, a paste keeps its head and its tail, shared as the classifier shares a long
+ * paste: the startup banner (GPU, VRAM, versions) comes first, the error at the end, and what
+ * lies between is the run before the error. Ending the paste at the cap instead would keep the
+ * banner and lose the error, and leave the rest of the log to be read as answers.
+ */
+const HEAD_MAX = Math.floor(PASTE_MAX * LIMITS.headShare);
+const GAP = '...';
+const TAIL_MAX = PASTE_MAX - HEAD_MAX - GAP.length - 1;
+const MB = (n: number) => Math.round(n / (1024 * 1024));
+const CAPPED = `Your paste is longer than ${MB(PASTE_MAX)} MB: I read its first ${MB(HEAD_MAX)} MB and its last ${MB(TAIL_MAX)} MB. / 粘贴的内容超过 ${MB(PASTE_MAX)} MB：只读取开头 ${MB(HEAD_MAX)} MB 和最后 ${MB(TAIL_MAX)} MB。`;
+/**
+ * Readline holds a line whole until its end, and queues up to 1024 lines while the engine works:
+ * longer lines are broken (no character is lost), so input holds at most 1024 times this. The
+ * classifier reads only the first 1000 characters of a line anyway.
+ */
+const LINE_MAX = 64 * 1024;
+
+/** The input with a line break after every LINE_MAX characters of one line. */
+function breakLongLines(): Transform {
+  const decoder = new StringDecoder('utf8');
+  const lineBreak = /[\r\n]/g;
+  /** Characters of the current line passed on already. */
+  let run = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = decoder.write(chunk);
+      const parts: string[] = [];
+      let from = 0;
+      for (let at = 0; at <= text.length; ) {
+        lineBreak.lastIndex = at;
+        const end = lineBreak.exec(text)?.index ?? text.length;
+        while (run + end - at > LINE_MAX) {
+          at += LINE_MAX - run;
+          parts.push(text.slice(from, at), '\n');
+          from = at;
+          run = 0;
+        }
+        run = end < text.length ? 0 : run + end - at;
+        at = end + 1;
+      }
+      parts.push(text.slice(from));
+      done(null, parts.join(''));
+    },
+    flush(done) {
+      done(null, decoder.end());
+    },
+  });
+}
+
+/**
+ * The lines of a paste as collected: at most PASTE_MAX characters of them are passed on (see
+ * HEAD_MAX), and at most twice as many held.
+ */
+class Paste {
+  private head: string[] = [];
+  private headSize = 0;
+  /** The last lines, once the paste passed PASTE_MAX. */
+  private tail: string[] | undefined;
+  private tailSize = 0;
+
+  get collecting(): boolean {
+    return this.head.length > 0;
+  }
+
+  /** True when this line takes the paste past PASTE_MAX. */
+  add(line: string): boolean {
+    if (this.tail) {
+      this.tail.push(line);
+      this.tailSize += line.length + 1;
+      // Trimmed in bulk, at twice its share: dropping one line at a time from the front of an array
+      // copies the array each time (a 20 MB paste took 13 s).
+      if (this.tailSize > 2 * TAIL_MAX) this.trimTail();
+      return false;
+    }
+    this.head.push(line);
+    this.headSize += line.length + 1;
+    if (this.headSize <= PASTE_MAX) return false;
+    // The head keeps its first HEAD_MAX characters; the rest starts the tail.
+    let kept = 0;
+    let i = 0;
+    while (kept + this.head[i]!.length + 1 <= HEAD_MAX) kept += this.head[i++]!.length + 1;
+    const cut = this.head[i]!;
+    this.tail = [cut.slice(HEAD_MAX - kept), ...this.head.slice(i + 1)];
+    this.tailSize = this.headSize - HEAD_MAX;
+    this.head = [...this.head.slice(0, i), cut.slice(0, HEAD_MAX - kept)];
+    this.trimTail();
+    return true;
+  }
+
+  private trimTail() {
+    const tail = this.tail!;
+    let drop = 0;
+    while (this.tailSize - tail[drop]!.length - 1 >= TAIL_MAX) this.tailSize -= tail[drop++]!.length + 1;
+    tail.splice(0, drop);
+    const over = this.tailSize - TAIL_MAX;
+    if (over > 0) {
+      tail[0] = tail[0]!.slice(over);
+      this.tailSize = TAIL_MAX;
+    }
+  }
+
+  /** The paste as one text, and a new one begun. */
+  take(): string {
+    if (this.tail) this.trimTail();
+    const text = [...this.head, ...(this.tail ? [GAP, ...this.tail] : [])].join('\n');
+    this.head = [];
+    this.headSize = 0;
+    this.tail = undefined;
+    this.tailSize = 0;
+    return text;
+  }
+}
 
 export interface TerminalOptions {
   engine: Engine;
@@ -118,14 +241,14 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     prompt();
   }
 
+  /** The store's problem last said, while it lasts: said once, however many lines it refuses. */
+  let unsaved: string | undefined;
+  let lostAny = false;
   /**
    * What the engine answers, shown. When the store failed (a server restarting, a disk full),
    * nothing of that line was saved: that is said in one sentence, and the chat goes on, so the
    * line can be typed again once the store is back.
    */
-  /** The store's problem last said, while it lasts: said once, however many lines it refuses. */
-  let unsaved: string | undefined;
-  let lostAny = false;
   const act = async (engineCall: () => Promise<Message[]>) => {
     let messages: Message[];
     try {
@@ -143,16 +266,17 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     await show(messages);
   };
 
-  let buffer: string[] = [];
+  const paste = new Paste();
+  const collect = (line: string) => paste.add(line) && out(CAPPED);
   const flushPaste = async () => {
-    const text = buffer.join('\n');
-    buffer = [];
+    const text = paste.take();
     if (!text.trim()) return;
     const into = caseId;
     await act(() => (into ? engine.paste(into, text, origin) : engine.open(origin, text)));
   };
 
-  const rl = createInterface({ input: o.input, terminal: false });
+  const input = o.input.pipe(breakLongLines());
+  const rl = createInterface({ input, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   /** A line asked for and not yet come: kept for the next ask, so a quiet window loses no line. */
   let coming: Promise<IteratorResult<string>> | undefined;
@@ -186,26 +310,26 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     const m = mode();
     // The words for leaving leave at any prompt, as Ctrl+D does (a log never is one of them); an open
     // case stays open for --resume.
-    if (!buffer.length && LEAVE.has(line.trim().toLowerCase())) {
+    if (!paste.collecting && LEAVE.has(line.trim().toLowerCase())) {
       if (caseId) out('Your case stays open: comfyoom chat --resume picks it up. / 问题仍然保留：用 comfyoom chat --resume 继续。');
       break;
     }
     // Waiting for a log, a line that is just a choice shown with the request (its number or "stop") is that choice.
-    const shown = m === 'log' && !buffer.length ? chosenBy(line.trim().toLowerCase()) : undefined;
+    const shown = m === 'log' && !paste.collecting ? chosenBy(line.trim().toLowerCase()) : undefined;
     if (shown) {
       await act(() => engine.press(shown.id, origin));
       continue;
     }
-    if (buffer.length || m === 'paste' || m === 'log') {
+    if (paste.collecting || m === 'paste' || m === 'log') {
       // Collecting a paste: it ends at an empty line. A log may hold empty lines of its own (an
       // error report's stack trace has one between frames): on a terminal they come with the
       // rest of the paste, where the user's own empty line is followed by quiet. Piped input has
       // no such pause, so there the first empty line ends the paste, as scripts write them.
-      if (line.trim()) buffer.push(line);
-      else if (buffer.length) {
+      if (line.trim()) collect(line);
+      else if (paste.collecting) {
         const after = o.interactive ? await lineWithin(PASTE_QUIET_MS) : QUIET;
         if (typeof after === 'string') {
-          buffer.push('');
+          collect('');
           carried = after;
         } else {
           await flushPaste();
@@ -239,12 +363,13 @@ export async function runTerminal(o: TerminalOptions): Promise<number> {
     // Words are an answer for the engine to read ("still OOM", a node's name); console output
     // starts a pasted log.
     if (isSentence(line)) await act(() => engine.paste(caseId!, line, origin));
-    else buffer.push(line);
+    else collect(line);
   }
-  if (buffer.length) await flushPaste();
+  if (paste.collecting) await flushPaste();
   // Leaving by a word must not wait for the end of input: a terminal's stdin never ends by itself.
   rl.close();
-  if ('pause' in o.input) o.input.pause();
+  o.input.unpipe(input);
+  o.input.pause();
   // A chat with a line the store could not keep did not do all it was asked: a script must know.
   return lostAny ? 1 : 0;
 }

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { runTerminal } from '../../src/cli/terminal.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
@@ -14,8 +14,9 @@ import { sqliteSql } from '../../src/store/sql.ts';
 import { computeStats } from '../../src/store/stats.ts';
 import { sample } from '../helpers/corpus.ts';
 import { classify, kb } from '../helpers/kb.ts';
-import { BARE_OOM, onNvidia } from '../conversation/pastes.ts';
+import { BARE_OOM, NVIDIA_BANNER, onNvidia } from '../conversation/pastes.ts';
 import { line, runOnPty } from '../helpers/pty.ts';
+import { INGEST_LIMITS } from '../../src/ingest/limits.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
 /** A log as pasted into the terminal, ended by an empty line; the card is named unless `bare`. */
@@ -115,6 +116,57 @@ describe('terminal mode', () => {
     expect(cases[0]!.entry).toBe(classify(text).entry.id);
     db.close();
   });
+
+  // 20 MB of input that never pauses for an empty line, made as it is read: `yes "…OOM…" | comfyoom chat`.
+  const flood = (lineText: string, { breaks = true, first = '', last = '' } = {}) =>
+    Readable.from(
+      (function* () {
+        yield Buffer.from(first);
+        const chunk = Buffer.from((breaks ? `${lineText}\n` : lineText).repeat(Math.ceil(65_536 / (lineText.length + 1))));
+        for (let sent = 0; sent < 20 * 1024 * 1024; sent += chunk.length) yield chunk;
+        yield Buffer.from(last);
+      })(),
+    );
+  /** Runs the terminal on `input`: what it printed, and the length of each text the engine was given. */
+  async function runOn(input: Readable) {
+    const db = openDb(':memory:');
+    const engine = new Engine({ kb, store: new CaseStore(sqliteSql(db)) });
+    const handed: number[] = [];
+    // open(origin, text) and paste(caseId, text, origin): the text comes second in both.
+    for (const method of ['open', 'paste'] as const) {
+      const real = engine[method].bind(engine) as (...args: unknown[]) => ReturnType<Engine[typeof method]>;
+      vi.spyOn(engine, method).mockImplementation((...args: unknown[]) => {
+        handed.push(Buffer.byteLength(args[1] as string));
+        return real(...args);
+      });
+    }
+    let shown = '';
+    await runTerminal({ engine, input, out: (s) => (shown += `${s}\n`), interactive: false, user: 'local:tester' });
+    const cases = db.prepare('SELECT entry FROM cases').pluck().all() as string[];
+    db.close();
+    return { shown, handed, cases, consumed: input.readableEnded };
+  }
+
+  it('keeps the head and tail of a piped paste longer than 8 MB, says so, and hands the engine no more', async () => {
+    // The card is named in the first line only, the node in the last lines only.
+    const r = await runOn(flood(BARE_OOM, { first: `${NVIDIA_BANNER}\n`, last: `Error occurred when executing VAEDecode:\n${BARE_OOM}\n` }));
+    expect(r.consumed).toBe(true);
+    expect(r.shown).toMatch(/longer than 8 MB: I read its first 2 MB and its last 6 MB\. \/ .+ 8 MB/);
+    expect(r.handed).toHaveLength(1);
+    expect(r.handed[0]).toBeLessThanOrEqual(INGEST_LIMITS.maxFileBytes);
+    expect(r.handed[0]).toBeGreaterThan(INGEST_LIMITS.maxFileBytes - 1024);
+    expect(r.cases).toEqual(['gpu-oom-vae']);
+    expect(r.shown).not.toMatch(/NVIDIA, or AMD/);
+  }, 60_000);
+
+  it('hands the engine no more than 8 MB of a 20 MB line that never ends', async () => {
+    const r = await runOn(flood(`${BARE_OOM} `, { breaks: false }));
+    expect(r.consumed).toBe(true);
+    expect(r.shown).toMatch(/longer than 8 MB/);
+    expect(r.handed).toHaveLength(1);
+    expect(r.handed[0]).toBeLessThanOrEqual(INGEST_LIMITS.maxFileBytes);
+    expect(r.cases).toHaveLength(1);
+  }, 60_000);
 
   it('opens no case for words that are not an error ("stop", "n" with no case open)', () => {
     const db = newDb();
