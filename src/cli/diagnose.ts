@@ -45,8 +45,15 @@ export async function renderOne(text: string, classify: Classifier, kb: Kb, opts
 /**
  * Reads JSONL `{id, text}` lines, or `{id, file}` naming a log or screenshot (read by one OCR pool
  * for the whole batch), and writes one result line each; a bad line gets an error line, never a stop.
+ * `flush` is called once the lines read so far are answered, so a caller that holds result lines
+ * lets them out before waiting for more input (a client may wait for an answer before it writes on).
  */
-export async function runBatch(file: string, classify: Classifier, write: (line: string) => void, raw = false, screenshots = screenshotReader()): Promise<number> {
+export async function runBatch(
+  file: string,
+  classify: Classifier,
+  write: (line: string) => void,
+  { raw = false, screenshots = screenshotReader(), flush = () => {} }: { raw?: boolean; screenshots?: ScreenshotReader; flush?: () => void } = {},
+): Promise<number> {
   let failures = 0;
   let n = 0;
   const fail = (id: string | null, error: string) => {
@@ -101,6 +108,7 @@ export async function runBatch(file: string, classify: Classifier, write: (line:
         const reading = take(line);
         if (reading) await reading;
       }
+      flush();
     }
     if (rest) await take(rest.replace(/\r$/, ''));
   } finally {

@@ -119,11 +119,12 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const [kb, { createClassifier }, { diagnoseFiles, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
-          // Result lines go out in blocks: one write per line costs a system call each.
+          // Result lines go out in blocks (one write per line costs a system call each), and at least
+          // once for each chunk of input read: a client piping one line waits for its answer.
           const block: string[] = [];
           const flush = () => block.length && out(block.splice(0).join('\n'));
           try {
-            const failures = await runBatch(values.batch, classify, (line) => block.push(line) >= 256 && flush(), values.raw ?? false);
+            const failures = await runBatch(values.batch, classify, (line) => block.push(line) >= 256 && flush(), { raw: values.raw ?? false, flush });
             return failures ? 1 : 0;
           } finally {
             flush();

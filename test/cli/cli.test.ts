@@ -1,5 +1,5 @@
 // The real CLI in a child process, as users and the corpus scorer run it.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, copyFileSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -88,6 +88,27 @@ describe('comfyoom CLI', () => {
     expect(out.map((o) => o.id ?? `error at ${o.line}`)).toEqual(['a', 'b', 'error at 4', 'c']);
     expect(out.filter((o) => o.category).every((o) => o.category === 'oom_gpu_other')).toBe(true);
   });
+
+  it('answers each batch line from a pipe as soon as it is read, before stdin ends', async () => {
+    const child = spawn(process.execPath, [bin, 'diagnose', '--batch', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const answered = async (id: string) => {
+        await expect.poll(() => out.split('\n').some((l) => l.startsWith(`{"id":"${id}"`)), { timeout: 20_000 }).toBe(true);
+        return JSON.parse(out.split('\n').find((l) => l.startsWith(`{"id":"${id}"`))!);
+      };
+      child.stdin.write(`${JSON.stringify({ id: 'a', text: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' })}\n`);
+      expect(await answered('a')).toMatchObject({ category: 'oom_gpu_other' });
+      child.stdin.write(`${JSON.stringify({ id: 'b', text: 'mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)' })}\n`);
+      expect(await answered('b')).toMatchObject({ entry: 'shape-mismatch' });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
 
   it('refuses a binary file and an unknown language with a clear message', () => {
     const bad = run(['diagnose', file('shot.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]))]);

@@ -84,7 +84,7 @@ describe('screenshots on the command line', () => {
     ];
     const { reader, opened } = counted();
     const out: { id: string; category?: string; error?: string }[] = [];
-    const failures = await runBatch(file('batch.jsonl', lines.map((l) => JSON.stringify(l)).join('\n')), classify, (l) => out.push(JSON.parse(l)), false, reader);
+    const failures = await runBatch(file('batch.jsonl', lines.map((l) => JSON.stringify(l)).join('\n')), classify, (l) => out.push(JSON.parse(l)), { screenshots: reader });
     expect(opened).toHaveLength(1);
     expect(failures).toBe(1);
     expect(out.map((o) => [o.id, o.category])).toEqual([
