@@ -11,7 +11,7 @@ import type { Text } from '../kb/schema.ts';
 import { wording } from '../classify/wording.ts';
 import { couldNotApply } from '../plan/applied.ts';
 import { flagsApplied, planSteps, type Plan } from '../plan/plan.ts';
-import { ingest, kindOf, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { ingest, kindOf, takesTime, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
 import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
@@ -352,6 +352,11 @@ export class Engine {
         { kind: 'note', text: C.ocrDoubtAsk[lang].replace('{confidence}', String(Math.round(ocrConfidence))) },
       ],
     };
+  }
+
+  /** Whether reading a message takes long enough for the adapters to show the bot at work (see ingest.ts). */
+  takesTime(inbound: Inbound): boolean {
+    return takesTime(inbound);
   }
 
   /**

@@ -39,6 +39,14 @@ export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
   return 'other';
 }
 
+/** Past this, a text file takes the engine long enough to read that the user should see it is at work. */
+const SLOW_FILE_BYTES = 256 * 1024;
+
+/** Whether reading a message will take a noticeable while: a screenshot (OCR) or a large file. */
+export function takesTime(inbound: Inbound): boolean {
+  return (inbound.attachments ?? []).some((a) => kindOf(a) === 'image' || (a.size ?? 0) > SLOW_FILE_BYTES);
+}
+
 async function readImage(a: Attachment, ocr: Ocr): Promise<OcrResult | IngestProblem['kind']> {
   const buf = await a.read();
   const prepared = await ocr.prepare(buf);

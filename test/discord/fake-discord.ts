@@ -254,6 +254,9 @@ export async function startFakeDiscord(opts: FakeOptions) {
       if (method === 'GET') return messages.has(m[2]!) ? ok(messages.get(m[2]!)) : notFound(10008);
       if (method === 'PATCH') return editMessage(m[2]!, body) ? ok(messages.get(m[2]!)) : notFound(10008);
     }
+    if (method === 'POST' && (m = /^\/channels\/(\d+)\/typing$/.exec(path))) {
+      return channels.has(m[1]!) ? { status: 204 } : notFound(10003);
+    }
     if (method === 'POST' && (m = /^\/channels\/(\d+)\/messages$/.exec(path))) {
       return channels.has(m[1]!) ? ok(storeMessage(m[1]!, body)) : notFound(10003);
     }

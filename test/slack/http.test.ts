@@ -365,6 +365,26 @@ describe('Slack over HTTP', () => {
     expect(fake.downloads).toHaveLength(0);
   });
 
+  it('says "Reading your file…" at once for a large log, and replaces it with the diagnosis', async () => {
+    const big = `${'Prompt executed in 3.21 seconds\n'.repeat(12_000)}${onNvidia(sample('cf-0214').text)}`;
+    const url = fake.serveFile('big.log', big);
+    const ts = newTs();
+    const sentAt = Date.now();
+    const file = { id: 'F0BIG', name: 'comfyui.log', mimetype: 'text/plain', size: big.length, url_private_download: url };
+    await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}>`, ts, files: [file] })), 'json');
+    const progress = await nthPost(1, 'the progress message');
+    expect(progress.args.text).toBe('Reading your file…');
+    expect(progress.args.thread_ts).toBe(ts);
+    expect(progress.at - sentAt).toBeLessThan(1000);
+    const replaced = await fake.waitFor((c) => c.method === 'chat.update' && c.args.ts === progress.result.ts, 'the diagnosis in its place');
+    expect(headerOf(replaced)).toMatch(/sampling/i);
+    // The first step follows in the thread; a short mention gets no progress message.
+    await nthPost(2, 'step 1');
+    await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', user: BOB, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0009').text))}`, ts: newTs() })), 'json');
+    await nthPost(4, "bob's step 1");
+    expect(posts().filter((c) => c.args.text === 'Reading your file…')).toHaveLength(1);
+  });
+
   it('handles an event Slack delivers twice only once', async () => {
     const event = eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0214').text))}`, ts: newTs() });
     await post(bot, JSON.stringify(event), 'json');
@@ -394,16 +414,19 @@ describe('Slack over HTTP', () => {
     const screenshot = { id: 'F0PNG', name: 'oom.png', mimetype: 'image/png', size: png.length, url_private_download: url };
     const mention = () => JSON.stringify(eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}>`, ts: newTs(), files: [screenshot] }));
 
-    // Without OCR the engine asks for text instead.
+    // Without OCR the engine asks for text instead, privately: the "Reading your file…" message goes.
     await post(bot, mention(), 'json');
     expect(blockText(await fake.waitFor((c) => c.method === 'chat.postEphemeral'))).toMatch(/screenshot/);
+    const progress = posts()[0]!;
+    expect(progress.args.text).toBe('Reading your file…');
+    await fake.waitFor((c) => c.method === 'chat.delete' && c.args.ts === progress.result.ts, 'the progress message removed');
 
     await settle();
     await bot.stop();
     const seen: number[] = [];
     bot = await startBot(fake, { ocr: { prepare: prepareForOcr, recognize: async (b) => (seen.push(b.grey.length), { text: onNvidia(sample('cf-0214').text), confidence: 93, ms: 1 }), close: async () => undefined } });
     await post(bot, mention(), 'json');
-    const diagnosis = await nthPost(1);
+    const diagnosis = await fake.waitFor((c) => c.method === 'chat.update' && !!headerOf(c), 'the diagnosis in place of the progress message');
     expect(headerOf(diagnosis)).toMatch(/sampling/i);
     expect(seen).toHaveLength(1);
     expect(fake.downloads.at(-1)).toMatchObject({ path: '/files/oom.png', auth: `Bearer ${BOT_TOKEN}` });

@@ -385,8 +385,12 @@ export class Handlers {
   // ---- messages -----------------------------------------------------------------------------
 
   async message(m: DiscordMessage): Promise<void> {
+    let stopTyping = () => {};
     try {
       if (m.author.bot || m.webhookId || m.system) return;
+      // A screenshot or a large file takes seconds to read: whoever sent it to the bot sees it typing
+      // at once (before its turn comes), until it answers.
+      if (this.toMe(m) && this.engine.takesTime(inboundOf(m))) stopTyping = this.keepTyping(m);
       await this.engine.turn();
       if (!m.inGuild()) return await this.onDirect(m);
       if (this.mentionsMe(m)) return await this.onMention(m);
@@ -401,10 +405,26 @@ export class Handlers {
     } catch (e) {
       const store = this.engine.storeFailure(e, langFor(undefined, m.content));
       this.log(`message ${m.id} failed`, store?.problem ?? e);
-      // Said to whoever spoke to the bot (a DM, a mention, a thread it opened for a case), never to a whole channel.
-      const toMe = !m.inGuild() || this.mentionsMe(m) || (m.channel.isThread() && m.channel.ownerId === this.client.user?.id);
-      if (store && toMe) await this.safely(`telling ${m.id} the store failed`, () => m.reply(this.payload(store.message)));
+      // Said to whoever spoke to the bot, never to a whole channel.
+      if (store && this.toMe(m)) await this.safely(`telling ${m.id} the store failed`, () => m.reply(this.payload(store.message)));
+    } finally {
+      stopTyping();
     }
+  }
+
+  /** A message for the bot: in a DM, mentioning it, or in a thread it opened for a case. */
+  private toMe(m: DiscordMessage): boolean {
+    return !m.inGuild() || this.mentionsMe(m) || (m.channel.isThread() && m.channel.ownerId === this.client.user?.id);
+  }
+
+  /** The typing indicator, now and again before Discord's 10 s run out, until the returned stop is called. */
+  private keepTyping(m: DiscordMessage): () => void {
+    const channel = m.channel;
+    if (!('sendTyping' in channel)) return () => {};
+    const send = () => void channel.sendTyping().catch(this.giveUp(`cannot show typing in ${channel.id}`));
+    send();
+    const timer = setInterval(send, 8000);
+    return () => clearInterval(timer);
   }
 
   /** A DM with the bot: every message is for it; the case runs in the DM, as in a thread. */

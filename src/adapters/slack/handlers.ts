@@ -4,6 +4,7 @@
 // Which case a message belongs to, whether it may open one, who may answer: the engine decides.
 import type { App, BlockAction, ButtonAction, Logger, MessageShortcut, RespondFn, SlashCommand, ViewSubmitAction, webApi } from '@slack/bolt';
 import { langFor, type Engine, type Origin } from '../../conversation/engine.ts';
+import type { Inbound } from '../../ingest/ingest.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, type Message } from '../../conversation/render.ts';
 import type { Lang } from '../../i18n/messages.ts';
 import type { CaseRow } from '../../store/cases.ts';
@@ -47,6 +48,8 @@ interface Target {
   respond?: RespondFn;
   /** A context line for the first message posted (who asked, for a slash command nobody else saw). */
   note?: string;
+  /** A "Reading your file…" message the first answer replaces (deleted when none is posted); `ts` cleared once it is. */
+  progress?: { ts?: string };
 }
 
 interface MessageEventLike {
@@ -378,8 +381,11 @@ export class SlackHandlers {
     }
     const ownerLocale = source.user === user ? locale : await this.locale(source.user);
     const origin = { ...this.origin(team, e.channel, source.user, ownerLocale), thread, source: `${e.channel}:${source.ts}` };
-    const messages = await this.o.engine.receive(origin, { text: source.text, attachments: slackAttachments(source.files, this.o.files) });
-    await this.send({ ...target, lang: (inCase && (await this.o.engine.state(inCase))?.lang) || lang }, messages);
+    const inbound = { text: source.text, attachments: slackAttachments(source.files, this.o.files) };
+    await this.showingProgress(target, inbound, async (t) => {
+      const messages = await this.o.engine.receive(origin, inbound);
+      await this.send({ ...t, lang: (inCase && (await this.o.engine.state(inCase))?.lang) || lang }, messages);
+    });
   }
 
   /**
@@ -398,9 +404,12 @@ export class SlackHandlers {
     const locale = await this.locale(e.user);
     const text = slackToPlain(e.text ?? '');
     const origin = { ...this.origin(team, e.channel, e.user, locale), thread, ...(direct ? { direct: true, source: `${e.channel}:${e.ts}` } : {}) };
-    const messages = await this.o.engine.posted(origin, { text, attachments: slackAttachments(e.files, this.o.files) });
-    const caseId = await this.o.engine.caseIn('slack', thread);
-    await this.send({ channel: e.channel, thread, user: e.user, lang: (caseId && (await this.o.engine.state(caseId))?.lang) || langFor(locale, text) }, messages);
+    const inbound = { text, attachments: slackAttachments(e.files, this.o.files) };
+    await this.showingProgress({ channel: e.channel, thread, user: e.user, lang: langFor(locale, text) }, inbound, async (t) => {
+      const messages = await this.o.engine.posted(origin, inbound);
+      const caseId = await this.o.engine.caseIn('slack', thread);
+      await this.send({ ...t, lang: (caseId && (await this.o.engine.state(caseId))?.lang) || t.lang }, messages);
+    });
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -458,38 +467,72 @@ export class SlackHandlers {
   private async send(target: Target, messages: Message[]): Promise<void> {
     let thread = target.thread;
     let extra = target.note ? [target.note] : [];
-    for (const m of messages) {
-      if (m.ephemeral) {
-        await this.ephemeral(target, toBlockKit(m), thread);
-        continue;
+    const { progress } = target;
+    try {
+      for (const m of messages) {
+        if (m.ephemeral) {
+          await this.ephemeral(target, toBlockKit(m), thread);
+          continue;
+        }
+        const kit = this.withPing(m, toBlockKit(m, extra));
+        let ts: string | undefined;
+        try {
+          const replacing = progress?.ts;
+          if (progress) progress.ts = undefined;
+          const res = replacing
+            ? await this.o.client.chat.update({ channel: target.channel, ts: replacing, text: kit.text, blocks: kit.blocks })
+            : await this.o.client.chat.postMessage({
+                channel: target.channel,
+                text: kit.text,
+                blocks: kit.blocks,
+                ...(thread ? { thread_ts: thread } : {}),
+                unfurl_links: false,
+                unfurl_media: false,
+              });
+          ts = res.ts;
+        } catch (e) {
+          this.o.logger.error(`slack: could not post${m.caseId ? ` for case ${m.caseId}` : ''} in ${target.channel}: ${describe(e)}`);
+          const cannot = CANNOT_POST.has(errorCode(e) ?? '');
+          // A case whose diagnosis could not go out where the bot cannot post reached nobody: it is not kept, nor counted.
+          if (cannot && m.opens && m.caseId) await this.o.engine.discard(m.caseId);
+          if (cannot) await this.ephemeral({ ...target, thread: undefined }, note((target.channel.startsWith('D') ? S.cannotPostDm : S.cannotPost)[target.lang]), undefined);
+          // The rest would arrive out of context. The case is in SQLite; "Show current step" or a mention in its thread shows the question again.
+          return;
+        }
+        extra = [];
+        thread ??= ts;
+        if (m.opens && m.caseId && thread) await this.o.engine.setThread(m.caseId, thread);
+        if (m.caseId && ts) await this.moveButtons(m.caseId, m, target.channel, ts);
+        for (const f of m.files ?? []) await this.upload(target.channel, thread, f);
       }
-      const kit = this.withPing(m, toBlockKit(m, extra));
-      let ts: string | undefined;
-      try {
-        const res = await this.o.client.chat.postMessage({
-          channel: target.channel,
-          text: kit.text,
-          blocks: kit.blocks,
-          ...(thread ? { thread_ts: thread } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        ts = res.ts;
-      } catch (e) {
-        this.o.logger.error(`slack: could not post${m.caseId ? ` for case ${m.caseId}` : ''} in ${target.channel}: ${describe(e)}`);
-        const cannot = CANNOT_POST.has(errorCode(e) ?? '');
-        // A case whose diagnosis could not go out where the bot cannot post reached nobody: it is not kept, nor counted.
-        if (cannot && m.opens && m.caseId) await this.o.engine.discard(m.caseId);
-        if (cannot) await this.ephemeral({ ...target, thread: undefined }, note((target.channel.startsWith('D') ? S.cannotPostDm : S.cannotPost)[target.lang]), undefined);
-        // The rest would arrive out of context. The case is in SQLite; "Show current step" or a mention in its thread shows the question again.
-        return;
-      }
-      extra = [];
-      thread ??= ts;
-      if (m.opens && m.caseId && thread) await this.o.engine.setThread(m.caseId, thread);
-      if (m.caseId && ts) await this.moveButtons(m.caseId, m, target.channel, ts);
-      for (const f of m.files ?? []) await this.upload(target.channel, thread, f);
+    } finally {
+      // Nothing public came to replace it (only private notes, or a failure): it goes.
+      await this.dropProgress(target);
     }
+  }
+
+  /**
+   * A screenshot or a large file takes seconds to read: a "Reading your file…" message goes up at
+   * once, and the answer replaces it (see send).
+   */
+  private async showingProgress(target: Target, inbound: Inbound, answer: (target: Target) => Promise<void>): Promise<void> {
+    if (!this.o.engine.takesTime(inbound)) return answer(target);
+    const posted = await this.o.client.chat
+      .postMessage({ channel: target.channel, text: S.reading[target.lang], ...(target.thread ? { thread_ts: target.thread } : {}) })
+      .catch((e: unknown) => void this.o.logger.warn(`slack: could not post the progress message: ${describe(e)}`));
+    const withProgress = { ...target, progress: { ...(posted?.ts ? { ts: posted.ts } : {}) } };
+    try {
+      await answer(withProgress);
+    } finally {
+      await this.dropProgress(withProgress);
+    }
+  }
+
+  private async dropProgress(target: Target): Promise<void> {
+    const ts = target.progress?.ts;
+    if (!ts) return;
+    target.progress!.ts = undefined;
+    await this.o.client.chat.delete({ channel: target.channel, ts }).catch((e: unknown) => this.o.logger.warn(`slack: could not remove the progress message: ${describe(e)}`));
   }
 
   /** The hand-over message (and only it) notifies the helper group, once. */

@@ -8,6 +8,7 @@ export const S = {
     zh: '最后 30–50 行就够了。日志更长时，请在频道里上传 .txt/.log 文件并 @ 我。',
   },
   modalSubmit: { en: 'Diagnose', zh: '诊断' },
+  reading: { en: 'Reading your file…', zh: '正在读取你的文件…' },
   modalCancel: { en: 'Cancel', zh: '取消' },
   modalEmpty: { en: 'Paste a log first.', zh: '请先粘贴日志。' },
   cannotPost: {
