@@ -3,9 +3,7 @@ import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { createClassifier } from '../classify/classify.ts';
 import { loadKb } from '../kb/load.ts';
-import { wipe as wipeDb } from '../store/cases.ts';
-import { openDb } from '../store/db.ts';
-import { sqliteSql } from '../store/sql.ts';
+import { wipeFile } from '../store/cases.ts';
 import type { Prepared } from '../ingest/image.ts';
 import type { WireDiagnosis } from './pool.ts';
 import { shownDiagnosis } from './storable.ts';
@@ -28,12 +26,5 @@ export async function prepareForOcr(image: Uint8Array): Promise<Prepared> {
   return (await import('../ingest/image.ts')).prepareForOcr(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
 }
 
-/** A connection of the worker's own: the event loop's stays free to read, and its writes wait without blocking it (see Engine.writable). */
-export async function wipe(file: string): Promise<boolean> {
-  const db = sqliteSql(openDb(file));
-  try {
-    return await wipeDb(db);
-  } finally {
-    await db.close();
-  }
-}
+/** The file scrubbed through a connection of the worker's own: the event loop's stays free to read and write (see wipeFile). */
+export const wipe = (file: string): Promise<boolean> => wipeFile(file);

@@ -8,7 +8,8 @@ import type { CaseState, Record } from '../conversation/machine.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
 import { caseOutcomes, outcomesOf } from '../learn/outcomes.ts';
 import { addOutcomes, netOutcomes } from './outcomes.ts';
-import { all, first, run, value, type Executor, type Sql } from './sql.ts';
+import { openDb } from './db.ts';
+import { all, first, run, sqliteSql, value, type Executor, type Sql } from './sql.ts';
 
 /** Cases deleted per transaction by retention, so other writers wait for the lock a moment, not minutes. */
 const EXPIRE_BATCH = 500;
@@ -329,29 +330,88 @@ export class CaseStore {
 
 const lastSeq = async (q: Executor, caseId: string) => (await value<number>(q, sql`SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE case_id = ${caseId}`)) ?? 0;
 
+/** The tables that hold what users wrote, who they are, or the ids of their cases. */
+const USER_TABLES = ['cases', 'events', 'case_steps', 'case_questions', 'drafts'];
+
+/** Rows moved per transaction: another writer waits for one such batch at most. */
+const MOVE_BATCH = 200;
+
 /**
  * Leaves no copy of deleted rows in the database; true when none is left anywhere, false while
  * another connection still reads a snapshot from before the deletion (whose pages the write-ahead
  * log must keep until it ends: run it again then).
  *
- * SQLite: secure_delete (set at open) zeroes deleted rows and freed pages, but a page SQLite
- * rebuilt while balancing keeps old cells' bytes in its unused middle, and an index's keys (case
- * and user ids) linger so; VACUUM rewrites every page from the live rows. The TRUNCATE checkpoint
- * then moves the result into the file and empties the log, which held the old pages; it does not
- * wait for readers. The time taken grows with the file, and other connections' writes wait
- * meanwhile (without stopping their event loops: see sql.ts).
  * PostgreSQL: VACUUM marks the dead rows' space free for reuse, without rewriting the tables or
  * blocking writers; their bytes stay on the server's disk until overwritten (VACUUM FULL would
- * rewrite, but locks every table).
+ * rewrite, but locks every table). An SQLite file: see wipeFile; one in memory keeps nothing.
  */
 export async function wipe(store: Sql): Promise<boolean> {
   if (store.dialect.name === 'postgres') {
-    for (const table of ['cases', 'events', 'case_steps', 'case_questions', 'drafts']) await sql`VACUUM ${sql.table(table)}`.execute(store.db);
+    for (const table of USER_TABLES) await sql`VACUUM ${sql.table(table)}`.execute(store.db);
     return true;
   }
-  await sql`VACUUM`.execute(store.db);
-  const log = await first<{ busy: number; log: number; checkpointed: number }>(store.db, sql`PRAGMA wal_checkpoint(TRUNCATE)`);
-  return !!log && log.busy === 0 && log.log <= 0;
+  return store.file ? wipeFile(store.file) : true;
+}
+
+/**
+ * An SQLite file scrubbed of deleted rows, through a connection of its own, in short transactions.
+ * secure_delete (set at open) zeroes deleted rows and the pages that fall empty, but a page SQLite
+ * rebuilt while balancing keeps bytes of cells that moved away in its unused middle, and indexes
+ * keep keys (case and user ids) that way. So every row of the users' tables moves to a fresh page
+ * at the end of its table, a batch per transaction: each old page falls empty and is zeroed (the
+ * first rows moved fill the old last page, and move again). Then each index is built
+ * anew (REINDEX, one per transaction), its old pages zeroed, and the TRUNCATE checkpoint moves the
+ * result into the file and empties the log, which held the old pages; it does not wait for
+ * readers. A VACUUM did all this in one transaction, holding the write lock for seconds to
+ * minutes on a large file; here another writer waits for one batch or one index at most.
+ */
+export async function wipeFile(file: string): Promise<boolean> {
+  const own = sqliteSql(openDb(file));
+  try {
+    // A case's row moving must not take its events with it; moved rows wait in memory, never in a temp file.
+    await sql`PRAGMA foreign_keys = OFF`.execute(own.db);
+    await sql`PRAGMA temp_store = MEMORY`.execute(own.db);
+    for (const table of USER_TABLES) {
+      const last = await value<number>(own.db, sql`SELECT MAX(rowid) AS n FROM ${sql.table(table)}`);
+      if (last === null || last === undefined) continue;
+      // The first rows moved go onto the table's old last page, until it is full: they move once more.
+      const filled = await moveRows(own, table, Number.MIN_SAFE_INTEGER, last);
+      if (filled !== undefined) await moveRows(own, table, last, filled);
+      const indexes = await all<{ name: string }>(own.db, sql`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table}`);
+      for (const { name } of indexes) await sql`REINDEX ${sql.id(name)}`.execute(own.db);
+      // Copied into the file as it goes, without stopping writers: the last checkpoint, which does, has little left.
+      await sql`PRAGMA wal_checkpoint(PASSIVE)`.execute(own.db);
+    }
+    const log = await first<{ busy: number; log: number }>(own.db, sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+    return !!log && log.busy === 0 && log.log <= 0;
+  } finally {
+    await own.close();
+  }
+}
+
+/**
+ * The rows of `table` with rowids in (from, to], deleted and inserted again at the table's end,
+ * MOVE_BATCH at a time. Returns the table's last rowid once two batches have moved: by then more
+ * than a page's worth of rows went onto the old last page, filling it.
+ */
+async function moveRows(own: Sql, table: string, from: number, to: number): Promise<number | undefined> {
+  const t = sql.table(table);
+  const moving = sql.table(`temp.moving_${table}`);
+  await sql`CREATE TEMP TABLE IF NOT EXISTS ${sql.table(`moving_${table}`)} AS SELECT * FROM ${t} WHERE 0`.execute(own.db);
+  let filled: number | undefined;
+  for (let after = from, batches = 0; after < to; batches++) {
+    const start = after;
+    after = await own.transaction(async (tx) => {
+      const end = (await value<number>(tx, sql`SELECT MAX(rowid) AS n FROM (SELECT rowid FROM ${t} WHERE rowid > ${start} AND rowid <= ${to} ORDER BY rowid LIMIT ${MOVE_BATCH})`)) ?? to;
+      await sql`INSERT INTO ${moving} SELECT * FROM ${t} WHERE rowid > ${start} AND rowid <= ${end}`.execute(tx);
+      await sql`DELETE FROM ${t} WHERE rowid > ${start} AND rowid <= ${end}`.execute(tx);
+      await sql`INSERT INTO ${t} SELECT * FROM ${moving}`.execute(tx);
+      await sql`DELETE FROM ${moving}`.execute(tx);
+      return end;
+    });
+    if (batches === 1) filled = await value<number>(own.db, sql`SELECT MAX(rowid) AS n FROM ${t}`);
+  }
+  return filled ?? (await value<number>(own.db, sql`SELECT MAX(rowid) AS n FROM ${t}`));
 }
 
 async function recordsOf(db: Executor, caseId: string): Promise<Record[]> {
