@@ -47,6 +47,9 @@ export async function openPostgres(url: string, o: PostgresOptions = {}): Promis
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection the server dropped is replaced at the next query; unhandled, its error would end the process.
   pool.on('error', () => {});
+  // So would that of a connection checked out between two statements of a transaction when the
+  // server goes away: its next statement fails instead, and is told as the store's failure.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const store = postgresSql(pool, name);
   try {
     await migratePostgres(store, readMigrations(POSTGRES_MIGRATIONS_DIR), o.migrateUpTo);

@@ -4,6 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sql } from 'kysely';
+import { storeProblem } from '../../src/store/errors.ts';
 import { openPostgres } from '../../src/store/postgres.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { sample } from '../helpers/corpus.ts';
@@ -68,6 +70,28 @@ describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', (
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
+  });
+
+  it('a transaction waiting between two statements when the server goes away fails in a sentence, and nothing else is thrown', { timeout: 120_000 }, async () => {
+    const db = await openPostgres(server.url);
+    let crashed!: () => void;
+    const serverGone = new Promise<void>((r) => (crashed = r));
+    let inside!: () => void;
+    const begun = new Promise<void>((r) => (inside = r));
+    const tx = db.transaction(async (t) => {
+      await sql`SELECT 1`.execute(t);
+      inside();
+      await serverGone;
+      await sql`SELECT 1`.execute(t);
+    });
+    const failed = tx.then(() => undefined, (e: unknown) => e);
+    await begun;
+    // Unhandled, the checked-out connection's error event would end the process (vitest reports it).
+    await server.crash();
+    crashed();
+    expect(storeProblem(await failed, db.name)?.message).toMatch(/PostgreSQL server .*(ended before it answered|ECONNREFUSED)/);
+    await server.start();
+    await db.close();
   });
 
   it('in a terminal chat: one sentence, the answer not kept, and the same answer taken once the server is back', { timeout: 120_000 }, async () => {
