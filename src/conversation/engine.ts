@@ -619,6 +619,19 @@ export class Engine {
   }
 
   /**
+   * The message a case was opened from was deleted by its author: the case stops, as its owner
+   * would stop it. Says where the case ran, for the adapter to take down the public diagnosis that
+   * quoted the message.
+   */
+  async sourceDeleted(platform: string, source: string): Promise<{ channel: string | null; thread: string | null } | undefined> {
+    const caseId = await this.store.fromSource(platform, source);
+    const place = caseId ? await this.place(caseId) : undefined;
+    if (!caseId || !place) return undefined;
+    await this.withdraw(caseId);
+    return { channel: place.channel, thread: place.thread };
+  }
+
+  /**
    * A moderator's correction: case `caseId` really was kb entry `entryId`. Stats count it under
    * that entry from now on, and the learning counts move its first diagnosis's outcomes there. Only
    * cases in the moderator's `scope` (their server or workspace) are found; the CLI has none.

@@ -441,6 +441,20 @@ export async function startFakeDiscord(opts: FakeOptions) {
       dispatch('MESSAGE_CREATE', stored);
       return stored;
     },
+    /** A user edits their message: stored, and sent as MESSAGE_UPDATE with the whole new message. */
+    edit(id: string, content: string) {
+      const m = messages.get(id)!;
+      m.content = content;
+      m.edited_timestamp = new Date().toISOString();
+      dispatch('MESSAGE_UPDATE', m);
+      return m;
+    },
+    /** A user deletes their message: gone, and MESSAGE_DELETE sent (ids only, as Discord does). */
+    remove(id: string) {
+      const m = messages.get(id)!;
+      messages.delete(id);
+      dispatch('MESSAGE_DELETE', { id, channel_id: m.channel_id, ...(m.guild_id ? { guild_id: m.guild_id } : {}) });
+    },
     /** Sends an interaction, remembering its token so callbacks and webhooks find their channel. */
     interact(payload: { id: string; token: string; channel: { id: string }; message?: { id: string } }): boolean {
       // A re-delivery (the same interaction again) keeps the first one's clock and acknowledgement.

@@ -48,7 +48,8 @@ function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(messageContent ? [GatewayIntentBits.MessageContent] : [])],
     // DM channels are not cached before their first message; without this, DMs would be dropped.
-    partials: [Partials.Channel],
+    // Messages too: an edit or a deletion of a message sent before a restart still arrives.
+    partials: [Partials.Channel, Partials.Message],
     // Also set per payload; this catches anything sent without one.
     allowedMentions: NO_PINGS,
     rest: { agent: restAgent(), ...(opts.api ? { api: opts.api } : {}) },
@@ -90,6 +91,8 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
   const { client, handlers } = wire(opts);
   client.on(Events.InteractionCreate, (i) => void admit(() => handlers.interaction(i)));
   client.on(Events.MessageCreate, (m) => void admit(() => handlers.message(m)));
+  client.on(Events.MessageUpdate, (before, after) => void admit(() => handlers.edited(before, after)));
+  client.on(Events.MessageDelete, (m) => void admit(() => handlers.deleted(m)));
   // An 'error' event without a listener would throw and end the process.
   client.on(Events.Error, (e) => log('client error', e));
   client.on(Events.ShardError, (e) => log('gateway error', e));

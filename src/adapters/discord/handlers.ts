@@ -22,6 +22,7 @@ import {
   type Client,
   type Interaction,
   type Message as DiscordMessage,
+  type PartialMessage,
   type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
   type PermissionsBitField,
@@ -409,6 +410,38 @@ export class Handlers {
       if (store && this.toMe(m)) await this.safely(`telling ${m.id} the store failed`, () => m.reply(this.payload(store.message)));
     } finally {
       stopTyping();
+    }
+  }
+
+  /**
+   * An edited message that now holds a log, where it held none, is read as if just sent (a case's
+   * owner's new log, a DM, a mention, a watched channel's offer); other edits (Discord resolving a
+   * link's embed, a typo fixed in words) change nothing.
+   */
+  async edited(before: DiscordMessage | PartialMessage, after: DiscordMessage | PartialMessage): Promise<void> {
+    try {
+      const now = after.partial ? await after.fetch() : after;
+      if (now.author.bot || (!before.partial && before.content === now.content)) return;
+      const isLog = (m: DiscordMessage | PartialMessage) => this.engine.looksLikeLog(inboundOf(m as DiscordMessage, this.client.user?.id).text ?? '');
+      if (!(await isLog(now)) || (!before.partial && (await isLog(before)))) return;
+      await this.message(now);
+    } catch (e) {
+      this.log(`edit of message ${after.id} failed`, e);
+    }
+  }
+
+  /**
+   * A deleted message that opened a case: the case stops, and the diagnosis its thread grew from,
+   * which quotes the message, is taken down (the thread keeps the steps).
+   */
+  async deleted(m: DiscordMessage | PartialMessage): Promise<void> {
+    try {
+      const gone = await this.engine.sourceDeleted('discord', m.id);
+      if (!gone?.channel || !gone.thread || gone.thread === gone.channel) return;
+      const channel = await this.client.channels.fetch(gone.channel);
+      if (channel?.isTextBased()) await channel.messages.delete(gone.thread);
+    } catch (e) {
+      this.log(`deletion of message ${m.id} failed`, e);
     }
   }
 
