@@ -90,9 +90,14 @@ export async function startFakeSlack(opts: FakeOptions) {
         return { ok: true, view: { id: args.view_id, hash: 'h2', ...args.view } };
       case 'users.info':
         return { ok: true, user: { id: args.user, locale: opts.locales?.[args.user] ?? 'en-US' } };
-      case 'conversations.replies':
+      case 'conversations.replies': {
+        // The thread's first message (if still there) and the replies under it, oldest first.
+        const m = history.get(`${args.channel}:${args.ts}`);
+        const replies = [...history.entries()].filter(([k, x]) => k.startsWith(`${args.channel}:`) && x.thread_ts === args.ts && x.ts !== args.ts).map(([, x]) => x);
+        return { ok: true, messages: [...(m ? [m] : []), ...replies.sort((a, b) => Number(a.ts) - Number(b.ts))], has_more: false };
+      }
       case 'conversations.history': {
-        const m = history.get(`${args.channel}:${args.ts ?? args.latest}`);
+        const m = history.get(`${args.channel}:${args.latest}`);
         return { ok: true, messages: m ? [m] : [], has_more: false };
       }
       case 'conversations.open':

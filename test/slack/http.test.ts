@@ -385,6 +385,26 @@ describe('Slack over HTTP', () => {
     expect(posts().filter((c) => c.args.text === 'Reading your file…')).toHaveLength(1);
   });
 
+  it('reads a DM edited to hold a log as if just sent; a deleted mention that opened a case stops it and takes down the diagnosis', async () => {
+    const dm = 'D0ALICE';
+    const ts = newTs();
+    await post(bot, JSON.stringify(eventCallback({ type: 'message', channel: dm, channel_type: 'im', user: ALICE, text: 'hello', ts })), 'json');
+    await settle();
+    const before = posts().length;
+    const edited = { type: 'message', subtype: 'message_changed', channel: dm, channel_type: 'im', ts: newTs(), message: { type: 'message', user: ALICE, text: slackText(onNvidia(sample('cf-0214').text)), ts, channel_type: 'im' }, previous_message: { type: 'message', user: ALICE, text: 'hello', ts } };
+    await post(bot, JSON.stringify(eventCallback(edited)), 'json');
+    await until(() => posts().slice(before).some((c) => /sampling/i.test(headerOf(c) ?? '')), 'the diagnosis of the edited DM');
+
+    const said = newTs();
+    await post(bot, JSON.stringify(eventCallback({ type: 'app_mention', channel: CHANNEL, user: BOB, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0009').text))}`, ts: said })), 'json');
+    const diagnosis = await fake.waitFor((c) => c.method === 'chat.postMessage' && c.args.thread_ts === said && !!headerOf(c), 'the diagnosis under the mention');
+    const caseId = (await bot.store.lastOpen('slack', BOB))!;
+    await until(async () => (await bot.store.get(caseId))?.row.thread === said, 'the case thread');
+    await post(bot, JSON.stringify(eventCallback({ type: 'message', subtype: 'message_deleted', channel: CHANNEL, ts: newTs(), deleted_ts: said, previous_message: { type: 'message', user: BOB, ts: said } })), 'json');
+    await fake.waitFor((c) => c.method === 'chat.delete' && c.args.ts === diagnosis.result.ts, 'the diagnosis deleted');
+    expect((await bot.store.get(caseId))!.row.status).toBe('cancelled');
+  });
+
   it('handles an event Slack delivers twice only once', async () => {
     const event = eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ${slackText(onNvidia(sample('cf-0214').text))}`, ts: newTs() });
     await post(bot, JSON.stringify(event), 'json');

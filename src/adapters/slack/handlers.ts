@@ -156,6 +156,12 @@ export class SlackHandlers {
       await guard('mention', () => this.onMention(e, body.team_id, context), e.user ? { tell: { channel: e.channel, user: e.user, thread: e.thread_ts ?? e.ts } } : {});
     });
     app.event('message', async ({ event, body, context }) => {
+      const changed = event as unknown as { subtype?: string; channel: string; deleted_ts?: string; message?: MessageEventLike; previous_message?: MessageEventLike };
+      if (changed.subtype === 'message_deleted' && changed.deleted_ts) return void (await guard('deletion', () => this.onDeleted(changed.channel, changed.deleted_ts!, context.botId)));
+      if (changed.subtype === 'message_changed' && changed.message) {
+        const now = { ...changed.message, channel: changed.channel };
+        return void (await guard('edit', () => this.onEdited(now, changed.previous_message, body.team_id, body.event_id, context)));
+      }
       const e = event as unknown as MessageEventLike;
       // Told only where the words were for the bot: a DM, or a thread under its own message (a case's).
       const toMe = !!e.user && (e.channel_type === 'im' || (!!e.thread_ts && !!context.botUserId && e.parent_user_id === context.botUserId));
@@ -410,6 +416,30 @@ export class SlackHandlers {
       const caseId = await this.o.engine.caseIn('slack', thread);
       await this.send({ ...t, lang: (caseId && (await this.o.engine.state(caseId))?.lang) || t.lang }, messages);
     });
+  }
+
+  /**
+   * A message edited to hold a log, where it held none, is read as if just sent: as a mention when
+   * it mentions the bot (Slack sends no app_mention for an edit), else as any message.
+   */
+  private async onEdited(now: MessageEventLike, before: MessageEventLike | undefined, team: string | undefined, eventId: string | undefined, self: Self): Promise<void> {
+    if (now.bot_id || !now.user || (before && before.text === now.text)) return;
+    const isLog = (m: MessageEventLike) => this.o.engine.looksLikeLog(slackToPlain(withoutMentionOf(m.text ?? '', self.botUserId)));
+    if (!(await isLog(now)) || (before && (await isLog(before)))) return;
+    if (self.botUserId && (now.text ?? '').includes(`<@${self.botUserId}`)) return this.onMention(now, team, self);
+    return this.onMessage(now, team, eventId, self.botUserId);
+  }
+
+  /**
+   * A deleted message that opened a case: the case stops, and the bot's diagnosis under it, which
+   * quotes it, is deleted (Slack keeps a deleted message's replies).
+   */
+  private async onDeleted(channel: string, ts: string, botId: string | undefined): Promise<void> {
+    const gone = await this.o.engine.sourceDeleted('slack', `${channel}:${ts}`);
+    if (!gone) return;
+    const replies = await this.o.client.conversations.replies({ channel, ts, limit: 5 });
+    const diagnosis = replies.messages?.find((m) => m.ts !== ts && m.bot_id !== undefined && (!botId || m.bot_id === botId));
+    if (diagnosis?.ts) await this.o.client.chat.delete({ channel, ts: diagnosis.ts });
   }
 
   // --- helpers -------------------------------------------------------------------------------
