@@ -441,6 +441,11 @@ export async function startFakeDiscord(opts: FakeOptions) {
       dispatch('MESSAGE_CREATE', stored);
       return stored;
     },
+    /** A thread or forum post someone opened: known to the fake, and sent as THREAD_CREATE. */
+    openThread(thread: ApiChannel) {
+      channels.set(thread.id, thread);
+      dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+    },
     /** A user edits their message: stored, and sent as MESSAGE_UPDATE with the whole new message. */
     edit(id: string, content: string) {
       const m = messages.get(id)!;

@@ -280,6 +280,6 @@ export function addThread(h: Harness, parent: string, name = 'my workflow runs o
     member_count: 1,
     thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: new Date().toISOString(), locked: false },
   };
-  h.fake.channels.set(id, thread);
+  h.fake.openThread(thread);
   return id;
 }

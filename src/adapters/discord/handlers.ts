@@ -56,6 +56,8 @@ export interface HandlerDeps {
 
 /** Custom ids of the adapter's own components (the engine's buttons start with "coom"). */
 export const OFFER_PREFIX = 'coomw:';
+/** The onboarding note's button: opens the form for a log. */
+export const START_PREFIX = 'cooms:';
 export const MODAL_PREFIX = 'coom-modal:';
 export const MODAL_INPUT = 'log';
 export const MODAL_MAX = 4000;
@@ -147,6 +149,7 @@ export class Handlers {
       else if (i.isMessageContextMenuCommand() && i.commandName === COMMAND.contextMenu) await this.onContextMenu(i);
       else if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) await this.onModal(i);
       else if (i.isButton() && i.customId.startsWith(OFFER_PREFIX)) await this.onOffer(i);
+      else if (i.isButton() && i.customId.startsWith(START_PREFIX)) await i.showModal(this.modal(i.id, null, i.locale));
       else if (i.isButton() && i.customId.startsWith(DRAFT_PREFIX)) await this.onDraft(i);
       else if (i.isButton() && i.customId.startsWith(FORGET_PREFIX)) await this.onForget(i);
       else if (i.isButton()) await this.onPress(i);
@@ -524,8 +527,15 @@ export class Handlers {
 
   /** Watch mode: one quiet offer under a real OOM (long pastes arrive as message.txt: read like any log); silence otherwise. */
   private async maybeOffer(m: DiscordMessage<true>, origin: Origin, inbound: Inbound): Promise<void> {
-    if (!(await this.engine.worthOffering(origin, inbound))) return;
     const lang = langFor(undefined, inbound.text ?? '');
+    if (!(await this.engine.worthOffering(origin, inbound))) {
+      // A new forum post without a log: how to get one, and a way in (its first message has the post's id).
+      const newPost = m.channel.isThread() && m.channel.parent?.type === ChannelType.GuildForum && m.id === m.channelId;
+      if (!newPost) return;
+      const start = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${START_PREFIX}${m.id}`, label: say(D.startButton, lang) };
+      await m.reply({ ...textPayload(say(D.onboard, lang)), components: [{ type: ComponentType.ActionRow, components: [start] }] });
+      return;
+    }
     const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(D.watchButton, lang) };
     await m.reply({ ...textPayload(say(D.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });
   }

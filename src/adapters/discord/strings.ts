@@ -19,6 +19,11 @@ export const D = {
     zh: '这看起来是 ComfyUI 的内存不足错误。需要我一步步帮你解决吗？',
   },
   watchButton: { en: 'Diagnose it', zh: '帮我诊断' },
+  onboard: {
+    en: 'To find out why ComfyUI ran out of memory I need its log: copy the console output from ComfyUI\'s start through the error and its traceback, and paste it here as text or a .txt file (the Desktop app keeps it in its logs folder and its terminal panel). While ComfyUI runs, `http://127.0.0.1:8188/system_stats` (port 8000 on the Desktop app) tells your GPU and versions too. Or press the button and paste it there.',
+    zh: '要查明 ComfyUI 为什么显存/内存不足，我需要它的日志：复制从 ComfyUI 启动开始一直到报错及其堆栈的控制台输出，以文字或 .txt 文件贴在这里（桌面版的日志在它的日志文件夹和终端面板里）。ComfyUI 运行时，`http://127.0.0.1:8188/system_stats`（桌面版为 8000 端口）还能告诉我你的显卡和版本。也可以点下面的按钮粘贴。',
+  },
+  startButton: { en: 'Start troubleshooting', zh: '开始排查' },
   offerNotYours: { en: 'This offer is for the person who posted the error (or a moderator).', zh: '这个按钮是给发出报错的人（或管理员）用的。' },
   messageGone: { en: 'I cannot read that message any more. Paste the log with /comfyoom instead.', zh: '我读取不到那条消息了。请改用 /comfyoom 粘贴日志。' },
   noTraceback: { en: 'This message has no traceback to diagnose.', zh: '这条消息里没有可以诊断的报错。' },
