@@ -303,8 +303,10 @@ export class Engine {
     return found && !found.row.thread && found.state.awaiting === 'log' && (await looksLikeLog()) ? this.receive(origin, inbound, caseId) : [];
   }
 
-  private alreadyOpened(caseId: string, lang: Lang): Message[] {
-    return [{ ephemeral: true, caseId, blocks: [{ kind: 'text', text: C.alreadyOpened[lang] }] }];
+  private async alreadyOpened(caseId: string, lang: Lang): Promise<Message[]> {
+    const place = await this.place(caseId);
+    const goesOnIn = place?.thread ? { goesOnIn: { channel: place.channel, thread: place.thread } } : {};
+    return [{ ephemeral: true, caseId, blocks: [{ kind: 'text', text: C.alreadyOpened[lang] }], ...goesOnIn }];
   }
 
   /**

@@ -35,6 +35,8 @@ export interface Message {
   pingHelpers?: true;
   /** The diagnosis that opens a new case: adapters grow the case's thread from it. */
   opens?: true;
+  /** Where the case this message points to runs, for the adapter to link to (its own link syntax). */
+  goesOnIn?: { channel: string | null; thread: string };
 }
 
 const ACTION_CODES: Record<Action, string> = { worked: 'w', failed: 'f', skip: 's', newlog: 'n', stop: 'x' };

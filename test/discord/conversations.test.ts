@@ -131,6 +131,17 @@ describe('a message opens one case, whatever arrives twice (row 2)', () => {
     expect(notes).toHaveLength(2);
   });
 
+  it('links the case\'s thread when a message that already has a case is diagnosed again', async () => {
+    h = await setup();
+    const traceback = say(h, HELP, ALICE, KSAMPLER);
+    contextMenu(h, traceback);
+    const thread = (await h.fake.waitFor(threadFrom(HELP))).response.id as string;
+    await until(async () => (await h.store.get(cases()[0]!.id))?.row.thread === thread);
+    const again = contextMenu(h, traceback, { user: BOB });
+    const note = await h.fake.waitFor((c) => webhook(again)(c) && c.method === 'POST' && /already has a case/.test(textOf(c)));
+    expect(textOf(note)).toContain(`<#${thread}>`);
+  });
+
   it('an interaction delivered again after a restart is refused by Discord and opens nothing more', async () => {
     h = await setup();
     const p = slash(h, { log: KSAMPLER });

@@ -85,6 +85,17 @@ describe('one case per thread and per message (rows 1, 2)', () => {
     expect(posts().filter((c) => headerOf(c)?.match(/sampling/i))).toHaveLength(1);
   });
 
+  it('links the case\'s thread when a message that already has a case is diagnosed again', async () => {
+    const ts = newTs();
+    fake.seed(CHANNEL, { ts, user: ALICE, text: slackText(KSAMPLER) });
+    await mention(ALICE, KSAMPLER, { ts });
+    await until(() => posts().length >= 2, 'alice’s case');
+    await post(bot, interactive(shortcutPayload(fake, BOB, { ts, user: ALICE, text: slackText(KSAMPLER) })), 'form');
+    const note = await fake.waitForResponse();
+    expect(JSON.stringify(note.body)).toMatch(/already has a case/);
+    expect(JSON.stringify(note.body)).toContain(`https://fake.slack.test/archives/${CHANNEL}/p${ts.replace('.', '')}|Go to its thread`);
+  });
+
   it('an event redelivered after a restart is handled once', async () => {
     const e = eventCallback({ type: 'app_mention', user: ALICE, text: `<@${BOT_USER}> ${slackText(KSAMPLER)}`, ts: newTs() });
     await post(bot, JSON.stringify(e), 'json');

@@ -76,6 +76,8 @@ export async function startFakeSlack(opts: FakeOptions) {
         if (m) Object.assign(m, { text: args.text, blocks: args.blocks });
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       }
+      case 'chat.getPermalink':
+        return { ok: true, channel: args.channel, permalink: `https://fake.slack.test/archives/${args.channel}/p${String(args.message_ts).replace('.', '')}` };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: nextTs() };
       case 'views.open': {

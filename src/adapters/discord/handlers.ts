@@ -543,7 +543,9 @@ export class Handlers {
   // ---- posting a case -----------------------------------------------------------------------
 
   private payload(m: Message): Payload {
-    return toPayload(m, this.deps.helperRole ? { helperRole: this.deps.helperRole } : {});
+    // A note about a case running elsewhere links to its thread.
+    const linked = m.goesOnIn ? { ...m, blocks: [...m.blocks, { kind: 'text' as const, text: `<#${m.goesOnIn.thread}>` }] } : m;
+    return toPayload(linked, this.deps.helperRole ? { helperRole: this.deps.helperRole } : {});
   }
 
   /**

@@ -499,7 +499,7 @@ export class SlackHandlers {
     let extra = target.note ? [target.note] : [];
     const { progress } = target;
     try {
-      for (const m of messages) {
+      for (const m of await Promise.all(messages.map((x) => this.linked(x, target.channel, target.lang)))) {
         if (m.ephemeral) {
           await this.ephemeral(target, toBlockKit(m), thread);
           continue;
@@ -563,6 +563,18 @@ export class SlackHandlers {
     if (!ts) return;
     target.progress!.ts = undefined;
     await this.o.client.chat.delete({ channel: target.channel, ts }).catch((e: unknown) => this.o.logger.warn(`slack: could not remove the progress message: ${describe(e)}`));
+  }
+
+  /** A note about a case running elsewhere, with a link to its thread (when Slack gives one). */
+  private async linked(m: Message, channel: string, lang: Lang): Promise<Message> {
+    if (!m.goesOnIn) return m;
+    try {
+      const { permalink } = await this.o.client.chat.getPermalink({ channel: m.goesOnIn.channel ?? channel, message_ts: m.goesOnIn.thread });
+      return permalink ? { ...m, blocks: [...m.blocks, { kind: 'text', text: `<${permalink}|${S.itsThread[lang]}>` }] } : m;
+    } catch (e) {
+      this.o.logger.warn(`slack: no link to the thread ${m.goesOnIn.thread}: ${describe(e)}`);
+      return m;
+    }
   }
 
   /** The hand-over message (and only it) notifies the helper group, once. */

@@ -9,6 +9,7 @@ export const S = {
   },
   modalSubmit: { en: 'Diagnose', zh: '诊断' },
   reading: { en: 'Reading your file…', zh: '正在读取你的文件…' },
+  itsThread: { en: 'Go to its thread', zh: '前往它的讨论串' },
   modalCancel: { en: 'Cancel', zh: '取消' },
   modalEmpty: { en: 'Paste a log first.', zh: '请先粘贴日志。' },
   cannotPost: {
