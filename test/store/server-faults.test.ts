@@ -63,6 +63,16 @@ describe('a wrong COMFYOOM_DATABASE_URL', () => {
   });
 });
 
+/** A new schema on the server, and the URL of a store kept in it. */
+async function schemaOn(server: RunningPostgres, name: string): Promise<URL> {
+  const admin = await openPostgres(server.url);
+  await admin.db.schema.createSchema(name).execute();
+  await admin.close();
+  const url = new URL(server.url);
+  url.searchParams.set('options', `-c search_path=${name}`);
+  return url;
+}
+
 describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', () => {
   let server: RunningPostgres;
   beforeAll(async () => {
@@ -95,11 +105,7 @@ describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', (
   });
 
   it('in a terminal chat: one sentence, the answer not kept, and the same answer taken once the server is back', { timeout: 120_000 }, async () => {
-    const url = new URL(server.url);
-    url.searchParams.set('options', '-c search_path=terminal');
-    const admin = await openPostgres(server.url);
-    await admin.db.schema.createSchema('terminal').execute();
-    await admin.close();
+    const url = await schemaOn(server, 'terminal');
 
     const chat = spawn(process.execPath, [bin, 'chat'], { env: { ...process.env, COMFYOOM_DATABASE_URL: url.toString() }, stdio: ['pipe', 'pipe', 'pipe'] });
     let said = '';
@@ -136,11 +142,7 @@ describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', (
   });
 
   it('on Discord: a button pressed while it is down is answered privately, saying nothing was saved', { timeout: 120_000 }, async () => {
-    const url = new URL(server.url);
-    url.searchParams.set('options', '-c search_path=discord');
-    const admin = await openPostgres(server.url);
-    await admin.db.schema.createSchema('discord').execute();
-    await admin.close();
+    const url = await schemaOn(server, 'discord');
     const sql = await openPostgres(url.toString());
     const h = await setup({ sql });
     try {
@@ -167,11 +169,7 @@ describe.skipIf(!!unavailable)('the PostgreSQL server crashes and comes back', (
   });
 
   it('on Slack: a button clicked while it is down is answered privately, saying nothing was saved', { timeout: 120_000 }, async () => {
-    const url = new URL(server.url);
-    url.searchParams.set('options', '-c search_path=slack');
-    const admin = await openPostgres(server.url);
-    await admin.db.schema.createSchema('slack').execute();
-    await admin.close();
+    const url = await schemaOn(server, 'slack');
     const sql = await openPostgres(url.toString());
     const fake = await startFakeSlack(fakeOptions);
     const bot = await startBot(fake, { sql });
