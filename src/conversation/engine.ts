@@ -12,6 +12,7 @@ import { wording } from '../classify/wording.ts';
 import { couldNotApply } from '../plan/applied.ts';
 import { flagsApplied, planSteps, type Plan } from '../plan/plan.ts';
 import { ingest, kindOf, takesTime, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { hasPasteLink, httpPasteReader, pasteLinks, type PasteReader } from '../ingest/paste-links.ts';
 import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
@@ -78,6 +79,8 @@ export interface EngineOptions {
   imagesPerMinute?: number;
   /** Reads screenshots; without it, images are answered with a request for text. */
   ocr?: Ocr;
+  /** Reads links to paste sites (default: over the network; see paste-links.ts). */
+  readPaste?: PasteReader;
   /** COMFYOOM_ADAPTIVE: whether step orders are learned from recorded outcomes (default auto). */
   adaptive?: AdaptiveSetting;
 }
@@ -136,6 +139,7 @@ export class Engine {
   private readonly ratePerMinute: number;
   private readonly imagesPerMinute: number;
   private readonly ocr?: Ocr;
+  private readonly readPaste: PasteReader;
   /** Orders each case's steps from the outcomes recorded so far (src/learn). */
   readonly learner: Learner;
   /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
@@ -157,6 +161,7 @@ export class Engine {
     this.ratePerMinute = o.ratePerMinute ?? 6;
     this.imagesPerMinute = o.imagesPerMinute ?? 3;
     if (o.ocr) this.ocr = o.ocr;
+    this.readPaste = o.readPaste ?? httpPasteReader();
     this.learner = new Learner(o.store.sql, o.kb, o.adaptive ?? 'auto');
   }
 
@@ -265,7 +270,9 @@ export class Engine {
     if (this.limited(origin, 'paste')) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rateLimited[early] }] }];
     const images = (inbound.attachments ?? []).filter((a) => kindOf(a) === 'image').length;
     if (images && this.ocr && this.limited(origin, 'image', images)) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.imageRateLimited[early] }] }];
-    const got = await ingest(this.spaced(inbound), this.ocr);
+    // Links to paste sites are read like attached logs.
+    const links = pasteLinks(inbound.text ?? '', this.readPaste);
+    const got = await ingest(this.spaced(links.length ? { ...inbound, attachments: [...(inbound.attachments ?? []), ...links] } : inbound), this.ocr);
     const lang = caseId ? ((await this.state(caseId))?.lang ?? langOf(origin, got.text)) : langOf(origin, got.text);
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
@@ -386,7 +393,7 @@ export class Engine {
    * adapters accept as a log, and what a case accepts as its new log. "thanks, trying now" is not.
    */
   async looksLikeLog(text: string): Promise<boolean> {
-    return text.trim() !== '' && !isSentence(text) && isErrorShaped((await this.diagnose(text)).facts);
+    return (text.trim() !== '' && !isSentence(text) && isErrorShaped((await this.diagnose(text)).facts)) || hasPasteLink(text);
   }
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */

@@ -183,6 +183,14 @@ export const C = {
     unsupported: { en: '{file} is not a file type I read (.txt, .log, .json, .md, or a screenshot).', zh: '{file} 不是我能读取的文件类型（.txt、.log、.json、.md 或截图）。' },
     too_many: { en: '{file} was not read: at most 5 files per message.', zh: '{file} 未读取：每条消息最多 5 个文件。' },
     unreadable: { en: '{file} could not be downloaded; please attach it again.', zh: '{file} 下载失败，请重新上传。' },
+    link_unreadable: {
+      en: 'I could not read {file} (not found, not text, or too slow to answer); open it and paste the text here, or attach the log as a .txt file.',
+      zh: '无法读取 {file}（找不到、不是文本或响应太慢）；请打开它并把文字贴在这里，或把日志存成 .txt 文件上传。',
+    },
+    link_encrypted: {
+      en: '{file} is encrypted and only opens in a browser; open it and paste the text here.',
+      zh: '{file} 是加密的，只能在浏览器里打开；请打开后把文字贴在这里。',
+    },
     image: { en: '{file} is a screenshot, and reading screenshots is off here; please paste the text.', zh: '{file} 是截图，这里没有开启截图识别；请粘贴文字。' },
     too_many_pixels: { en: '{file} has too many pixels to read (40 megapixels at most); crop it to the error.', zh: '{file} 像素太多（最多 4000 万像素），请裁剪到报错部分。' },
     ocr_timeout: { en: 'Reading {file} took too long; crop the screenshot to the error, or paste the text.', zh: '识别 {file} 超时；请把截图裁剪到报错部分，或直接粘贴文字。' },

@@ -3,6 +3,7 @@
 import { decodeText } from './decode.ts';
 import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS, TEXT_FILE } from './limits.ts';
 import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
+import { linkProblem } from './paste-links.ts';
 
 export interface Attachment {
   name: string;
@@ -20,7 +21,7 @@ export interface Inbound {
 
 export type IngestProblem = {
   file: string;
-  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed';
+  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed' | 'link_unreadable' | 'link_encrypted';
 };
 
 export interface Ingested {
@@ -103,8 +104,8 @@ export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
     let buf: Buffer;
     try {
       buf = await a.read();
-    } catch {
-      problems.push({ file: a.name, kind: 'unreadable' });
+    } catch (e) {
+      problems.push({ file: a.name, kind: linkProblem(e) ?? 'unreadable' });
       continue;
     }
     if (buf.length > INGEST_LIMITS.maxFileBytes) {

@@ -11,6 +11,7 @@ import { Engine, type Work } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
 import { sqliteSql, type Sql } from '../../src/store/sql.ts';
+import type { PasteReader } from '../../src/ingest/paste-links.ts';
 import { kb } from '../helpers/kb.ts';
 import { snowflake, startFakeDiscord, type ApiChannel, type ApiMessage, type Call, type FakeDiscord } from './fake-discord.ts';
 import { PATIENCE_MS } from '../helpers/patience.ts';
@@ -57,6 +58,8 @@ export interface SetupOptions {
   work?: Work;
   /** The store's database (default: the SQLite file `db` of the harness). */
   sql?: Sql;
+  /** How paste links are read (default: the network, which tests do not have). */
+  readPaste?: PasteReader;
 }
 
 export async function setup(opts: SetupOptions = {}): Promise<Harness> {
@@ -75,7 +78,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
   const logs: string[] = [];
   const start = async (db: Db) => {
     const store = new CaseStore(opts.sql ?? sqliteSql(db));
-    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.work ? { work: opts.work } : {}) });
+    const engine = new Engine({ kb, store, ...(opts.ratePerMinute ? { ratePerMinute: opts.ratePerMinute } : {}), ...(opts.work ? { work: opts.work } : {}), ...(opts.readPaste ? { readPaste: opts.readPaste } : {}) });
     const bot = await startDiscord({
       config: { token: TOKEN, watchChannels: opts.watchChannels ?? [], messageContent: !opts.noMessageContent, solvedTag: 'Solved', ...(opts.helperRole ? { helperRole: opts.helperRole } : {}) },
       engine,

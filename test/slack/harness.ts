@@ -11,6 +11,7 @@ import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, type Db } from '../../src/store/db.ts';
 import { sqliteSql, type Sql } from '../../src/store/sql.ts';
+import type { PasteReader } from '../../src/ingest/paste-links.ts';
 import { kb } from '../helpers/kb.ts';
 import type { Ocr } from '../../src/ingest/ocr.ts';
 import type { ApiCall, FakeSlack } from './fake-slack.ts';
@@ -61,12 +62,12 @@ export interface Bot {
 
 export const tempDb = () => join(mkdtempSync(join(tmpdir(), 'comfyoom-slack-')), 'cases.db');
 
-export async function startBot(fake: FakeSlack, o: { path?: string; mode?: 'http' | 'socket'; retryConfig?: StartSlackOptions['retryConfig']; ocr?: Ocr; sql?: Sql } = {}): Promise<Bot> {
+export async function startBot(fake: FakeSlack, o: { path?: string; mode?: 'http' | 'socket'; retryConfig?: StartSlackOptions['retryConfig']; ocr?: Ocr; sql?: Sql; readPaste?: PasteReader } = {}): Promise<Bot> {
   const path = o.path ?? tempDb();
   const db = openDb(path);
   // The store's database: the SQLite file at `path` unless another is given.
   const store = new CaseStore(o.sql ?? sqliteSql(db));
-  const engine = new Engine({ kb, store, ...(o.ocr ? { ocr: o.ocr } : {}) });
+  const engine = new Engine({ kb, store, ...(o.ocr ? { ocr: o.ocr } : {}), ...(o.readPaste ? { readPaste: o.readPaste } : {}) });
   const log = memoryLogger();
   const mode = o.mode ?? 'http';
   const adapter = await startSlack({
