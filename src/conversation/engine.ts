@@ -156,7 +156,8 @@ export class Engine {
     this.stages = compileStages(o.kb.stages);
     this.readReply = replyReader(o.kb.replies);
     this.now = o.now ?? Date.now;
-    this.newId = o.newId ?? (() => randomBytes(6).toString('base64url'));
+    // Never starting with '-': a case id is typed as a command-line argument (comfyoom relabel ID ...).
+    this.newId = o.newId ?? (() => randomBytes(6).toString('base64url').replace(/^-/, 'x'));
     this.idleMs = o.idleMs ?? 24 * 60 * 60 * 1000;
     this.ratePerMinute = o.ratePerMinute ?? 6;
     this.imagesPerMinute = o.imagesPerMinute ?? 3;
