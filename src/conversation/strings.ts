@@ -180,9 +180,15 @@ export const C = {
   fileProblems: {
     too_big: { en: '{file} is too large to read (8 MB at most); attach the last few hundred lines instead.', zh: '{file} 太大，无法读取（最多 8 MB）；请只附上最后几百行。' },
     binary: { en: '{file} is not a text log.', zh: '{file} 不是文本日志。' },
-    unsupported: { en: '{file} is not a file type I read (.txt, .log, .json, .md, or a screenshot).', zh: '{file} 不是我能读取的文件类型（.txt、.log、.json、.md 或截图）。' },
+    unsupported: { en: '{file} is not a file type I read (.txt, .log, .json, .md, a .zip or .gz of them, or a screenshot).', zh: '{file} 不是我能读取的文件类型（.txt、.log、.json、.md，它们的 .zip 或 .gz 压缩包，或截图）。' },
     too_many: { en: '{file} was not read: at most 5 files per message.', zh: '{file} 未读取：每条消息最多 5 个文件。' },
     unreadable: { en: '{file} could not be downloaded; please attach it again.', zh: '{file} 下载失败，请重新上传。' },
+    archive_bomb: {
+      en: '{file} unpacks to far more than a log (16 MB in all, 100 times its packed size at most): attach the log itself, or its last few hundred lines.',
+      zh: '{file} 解压后远超一份日志的大小（总共最多 16 MB，最多为压缩大小的 100 倍）：请直接上传日志本身，或其最后几百行。',
+    },
+    archive_empty: { en: '{file} holds no text log (.txt, .log, .json) I could read.', zh: '{file} 里没有我能读取的文本日志（.txt、.log、.json）。' },
+    archive_broken: { en: '{file} is not an archive I can open (damaged, or not really a .zip/.gz); attach the log itself.', zh: '{file} 无法打开（已损坏，或并不是真正的 .zip/.gz）；请直接上传日志本身。' },
     link_unreadable: {
       en: 'I could not read {file} (not found, not text, or too slow to answer); open it and paste the text here, or attach the log as a .txt file.',
       zh: '无法读取 {file}（找不到、不是文本或响应太慢）；请打开它并把文字贴在这里，或把日志存成 .txt 文件上传。',

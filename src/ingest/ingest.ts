@@ -4,6 +4,7 @@ import { decodeText } from './decode.ts';
 import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS, TEXT_FILE } from './limits.ts';
 import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
 import { linkProblem } from './paste-links.ts';
+import { isArchive, readArchive, type ArchiveProblem } from './archive.ts';
 
 export interface Attachment {
   name: string;
@@ -21,7 +22,7 @@ export interface Inbound {
 
 export type IngestProblem = {
   file: string;
-  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed' | 'link_unreadable' | 'link_encrypted';
+  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed' | 'link_unreadable' | 'link_encrypted' | ArchiveProblem;
 };
 
 export interface Ingested {
@@ -34,7 +35,8 @@ export interface Ingested {
 }
 
 
-export function kindOf(a: Attachment): 'text' | 'image' | 'other' {
+export function kindOf(a: Attachment): 'text' | 'image' | 'archive' | 'other' {
+  if (isArchive(a.name, a.contentType)) return 'archive';
   if (TEXT_FILE.test(a.name) || a.contentType?.startsWith('text/') || a.contentType === 'application/json') return 'text';
   if (IMAGE_FILE.test(a.name) || a.contentType?.startsWith('image/')) return 'image';
   return 'other';
@@ -110,6 +112,15 @@ export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
     }
     if (buf.length > INGEST_LIMITS.maxFileBytes) {
       problems.push({ file: a.name, kind: 'too_big' });
+      continue;
+    }
+    if (kind === 'archive') {
+      const unpacked = await readArchive(a.name, buf);
+      if ('problem' in unpacked) problems.push({ file: a.name, kind: unpacked.problem });
+      else {
+        parts.push(...unpacked.entries.map((e) => e.text));
+        hasTypedText = true;
+      }
       continue;
     }
     const decoded = decodeText(buf);

@@ -18,5 +18,15 @@ export const IMAGE_LIMITS = {
   maxOcrPixels: 16_000_000,
 };
 
+/** A .zip or .gz attachment (itself within maxFileBytes): what is read of it, however it is packed. */
+export const ARCHIVE_LIMITS = {
+  /** Entries looked at, in order; the rest are not. */
+  maxEntries: 20,
+  /** Bytes unpacked in all; past it, the archive is refused as a bomb. */
+  maxUnpackedBytes: 16 * 1024 * 1024,
+  /** Unpacked bytes per packed byte of an entry; logs pack about 10:1, bombs 1000:1. */
+  maxRatio: 100,
+};
+
 export const TEXT_FILE = /\.(txt|log|md|json|out|err|yaml|yml|csv)$/i;
 export const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;

@@ -211,10 +211,10 @@ describe('/comfyoom', () => {
   });
 
   it('answers privately, removing the placeholder, when nothing in the input can be read', async () => {
-    const p = slash(h, { file: { name: 'workflow.zip', body: Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 0, 0]) } });
+    const p = slash(h, { file: { name: 'model.safetensors', body: Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 0, 0]) } });
     const note = await h.fake.waitFor((c) => webhook(p)(c) && c.method === 'POST');
     expect(bodyOf(note).flags).toBe(64);
-    expect(textOf(note)).toMatch(/workflow\.zip is not a file type I read/);
+    expect(textOf(note)).toMatch(/model\.safetensors is not a file type I read/);
     expect(h.fake.calls.some((c) => original(p)(c) && c.method === 'DELETE')).toBe(true);
     expect(await h.store.lastOpen('discord', ALICE.id)).toBeUndefined();
   });
