@@ -9,6 +9,7 @@ import { benchStart } from './start.ts';
 import { benchChatLoad } from './chat-load.ts';
 import { benchAdaptive } from './adaptive.ts';
 import { benchPlanRecall } from './plan-recall.ts';
+import { benchForget } from './forget.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
@@ -20,6 +21,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'chat-load', run: benchChatLoad },
   { name: 'adaptive', run: benchAdaptive },
   { name: 'plan-recall', run: benchPlanRecall },
+  { name: 'forget', run: benchForget },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */

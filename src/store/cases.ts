@@ -363,7 +363,8 @@ export async function wipe(store: Sql): Promise<boolean> {
  * anew (REINDEX, one per transaction), its old pages zeroed, and the TRUNCATE checkpoint moves the
  * result into the file and empties the log, which held the old pages; it does not wait for
  * readers. A VACUUM did all this in one transaction, holding the write lock for seconds to
- * minutes on a large file; here another writer waits for one batch or one index at most.
+ * minutes on a large file; here another writer waits for one batch or one index at most, the
+ * scrub giving way after each.
  */
 export async function wipeFile(file: string): Promise<boolean> {
   const own = sqliteSql(openDb(file));
@@ -378,7 +379,7 @@ export async function wipeFile(file: string): Promise<boolean> {
       const filled = await moveRows(own, table, Number.MIN_SAFE_INTEGER, last);
       if (filled !== undefined) await moveRows(own, table, last, filled);
       const indexes = await all<{ name: string }>(own.db, sql`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table}`);
-      for (const { name } of indexes) await sql`REINDEX ${sql.id(name)}`.execute(own.db);
+      for (const { name } of indexes) await givingWay(() => sql`REINDEX ${sql.id(name)}`.execute(own.db));
       // Copied into the file as it goes, without stopping writers: the last checkpoint, which does, has little left.
       await sql`PRAGMA wal_checkpoint(PASSIVE)`.execute(own.db);
     }
@@ -387,6 +388,17 @@ export async function wipeFile(file: string): Promise<boolean> {
   } finally {
     await own.close();
   }
+}
+
+/**
+ * `step`, then a pause as long as it took (5-100 ms): another process waiting for the lock polls
+ * at such intervals, and would otherwise find it taken again by the next step each time it looks.
+ */
+async function givingWay<T>(step: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const done = await step();
+  await new Promise((r) => setTimeout(r, Math.min(100, Math.max(5, performance.now() - started))));
+  return done;
 }
 
 /**
@@ -401,14 +413,14 @@ async function moveRows(own: Sql, table: string, from: number, to: number): Prom
   let filled: number | undefined;
   for (let after = from, batches = 0; after < to; batches++) {
     const start = after;
-    after = await own.transaction(async (tx) => {
+    after = await givingWay(() => own.transaction(async (tx) => {
       const end = (await value<number>(tx, sql`SELECT MAX(rowid) AS n FROM (SELECT rowid FROM ${t} WHERE rowid > ${start} AND rowid <= ${to} ORDER BY rowid LIMIT ${MOVE_BATCH})`)) ?? to;
       await sql`INSERT INTO ${moving} SELECT * FROM ${t} WHERE rowid > ${start} AND rowid <= ${end}`.execute(tx);
       await sql`DELETE FROM ${t} WHERE rowid > ${start} AND rowid <= ${end}`.execute(tx);
       await sql`INSERT INTO ${t} SELECT * FROM ${moving}`.execute(tx);
       await sql`DELETE FROM ${moving}`.execute(tx);
       return end;
-    });
+    }));
     if (batches === 1) filled = await value<number>(own.db, sql`SELECT MAX(rowid) AS n FROM ${t}`);
   }
   return filled ?? (await value<number>(own.db, sql`SELECT MAX(rowid) AS n FROM ${t}`));
