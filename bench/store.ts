@@ -25,9 +25,10 @@ import { migrate, readMigrations } from '../src/store/db.ts';
 import { openStore, type StoreLocation } from '../src/store/open.ts';
 import { value, sqliteSql, type Sql } from '../src/store/sql.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import { formatStats, type Stats } from '../src/store/stats.ts';
+import type { Stats } from '../src/store/stats.ts';
 import { buildStats, kbNames } from '../src/stats/report.ts';
 import { statsChart } from '../src/stats/chart.ts';
+import { statsText } from '../src/stats/text.ts';
 import { type BenchResult, fmtBytes, fmtMs, fmtRatio, median, round, table } from './lib/measure.ts';
 import { seeded } from '../src/learn/random.ts';
 
@@ -656,8 +657,9 @@ function statsChild(): void {
       // What a moderator's /comfyoom-stats costs: the figures and learned orders, the text, the chart.
       const ms = await timed(async () => {
         stats = await buildStats(tstore, task.opts, kb);
-        formatStats(stats);
-        statsChart(stats, 'en', kbNames(kb, 'en'));
+        const names = kbNames(kb, 'en');
+        statsText(stats, { lang: 'en', names, seeAll: '/comfyoom-stats all: True' });
+        statsChart(stats, 'en', names);
       });
       send({ kind: 'runDone', run: { ms, cases: stats!.cases, queries } });
     }

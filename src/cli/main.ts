@@ -23,9 +23,10 @@ Usage:
   comfyoom start [--bots]                              start the bot (terminal mode without chat tokens;
                                                        --bots: the chat bots or an error, as the container runs it)
   comfyoom chat [FILE] [--resume] [--db PATH]          guided troubleshooting in the terminal
-  comfyoom stats [--since 2w|30d] [--json] [--db PATH] which fixes work, per entry and per step, and the learned order
+  comfyoom stats [--since 2w|30d] [--json] [--db PATH] which fixes work: top entries and their steps, one screen
+        [--all]                                        every entry, step, learned order and week, with kb ids
         [--platform discord|slack|terminal] [--server ID]   only one platform's, or one server's or workspace's, cases
-        [--csv] [--chart FILE.png] [--lang en|zh]      every figure as CSV; the charts as a PNG (labels in --lang)
+        [--csv] [--chart FILE.png] [--lang en|zh]      every figure as CSV; the charts as a PNG; text and chart in --lang
   comfyoom order pin ENTRY STEP [--at N] [--by NAME] [--db PATH]   keep a step in its kb place (or place N) whatever outcomes say
   comfyoom order unpin ENTRY STEP [--db PATH]
   comfyoom relabel CASE ENTRY [--by NAME] [--db PATH]  a misdiagnosed case really was kb entry ENTRY: stats and learning
@@ -180,6 +181,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             since: { type: 'string' },
             json: { type: 'boolean' },
             csv: { type: 'boolean' },
+            all: { type: 'boolean' },
             chart: { type: 'string' },
             lang: { type: 'string' },
             db: { type: 'string' },
@@ -190,11 +192,12 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
         const lang = values.lang === 'zh' ? 'zh' : 'en';
         const scope = { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) };
-        const [{ loadConfig }, { openStore }, { formatStats, parseSince }, { buildStats, kbNames, statsCsv }, kb] = await Promise.all([
+        const [{ loadConfig }, { openStore }, { parseSince }, { buildStats, kbNames, statsCsv }, { statsText }, kb] = await Promise.all([
           import('../app/config.ts'),
           import('../store/open.ts'),
           import('../store/stats.ts'),
           import('../stats/report.ts'),
+          import('../stats/text.ts'),
           openKb(kbDir),
         ]);
         let sinceMs: number | undefined;
@@ -208,11 +211,12 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const db = await openStore(storeAt(config), { readonly: true });
         try {
           const stats = await buildStats(db, { scope, ...(sinceMs !== undefined ? { sinceMs } : {}) }, kb, config.adaptive);
+          const names = kbNames(kb, lang);
           if (values.chart !== undefined) {
             const [{ statsChart }, { writeFileSync }] = await Promise.all([import('../stats/chart.ts'), import('node:fs')]);
-            writeFileSync(values.chart, statsChart(stats, lang, kbNames(kb, lang)));
+            writeFileSync(values.chart, statsChart(stats, lang, names));
           }
-          out(values.json ? JSON.stringify(stats, null, 2) : values.csv ? statsCsv(stats) : formatStats(stats));
+          out(values.json ? JSON.stringify(stats, null, 2) : values.csv ? statsCsv(stats) : statsText(stats, { lang, names, all: values.all ?? false, seeAll: 'comfyoom stats --all' }));
         } finally {
           await db.close();
         }

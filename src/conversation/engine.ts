@@ -18,7 +18,7 @@ import type { Ocr } from '../ingest/ocr.ts';
 import { describeFacts } from '../render/diagnosis-text.ts';
 import type { CaseStore, Stored } from '../store/cases.ts';
 import { storeProblem, type StoreError } from '../store/errors.ts';
-import { formatStats, parseSince, type Scope } from '../store/stats.ts';
+import { parseSince, type Scope } from '../store/stats.ts';
 import { idleCloses, REMIND_AFTER, step, type CaseState, type Command, type PlanRef, type Record as CaseRecord, type Reply } from './machine.ts';
 import { nextQuestion, readTyped, withAnswer, type Clarification } from './questions.ts';
 import { DRAFT_PREFIX, FORGET_PREFIX, parseButtonId, renderDiagnosisMessage, renderReplies, withShowButton, type Message } from './render.ts';
@@ -714,19 +714,21 @@ export class Engine {
   }
 
   /**
-   * Stats for moderators, in their scope (their server or workspace), as text and as a chart with
-   * its labels in `lang`; undefined when `since` is malformed. The chart's modules load on first use.
+   * Stats for moderators, in their scope (their server or workspace), as text (one screen, or
+   * everything when `all`; `seeAll` says how to ask for everything) and as a chart, in `lang`;
+   * undefined when `since` is malformed. The chart's modules load on first use.
    */
-  async statsReport(scope: Scope, since?: string, lang: Lang = 'en'): Promise<{ text: string; chart: Buffer } | undefined> {
+  async statsReport(scope: Scope, since: string | undefined, lang: Lang, view: { all: boolean; seeAll: string }): Promise<{ text: string; chart: Buffer } | undefined> {
     let sinceMs: number | undefined;
     try {
       sinceMs = since ? parseSince(since) : undefined;
     } catch {
       return undefined;
     }
-    const [{ buildStats, kbNames }, { statsChart }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts')]);
+    const [{ buildStats, kbNames }, { statsChart }, { statsText }] = await Promise.all([import('../stats/report.ts'), import('../stats/chart.ts'), import('../stats/text.ts')]);
     const stats = await buildStats(this.store.sql, { scope, now: this.now(), ...(sinceMs !== undefined ? { sinceMs } : {}) }, this.kb, this.learner.setting);
-    return { text: formatStats(stats), chart: statsChart(stats, lang, kbNames(this.kb, lang)) };
+    const names = kbNames(this.kb, lang);
+    return { text: statsText(stats, { lang, names, ...view }), chart: statsChart(stats, lang, names) };
   }
 
   /**

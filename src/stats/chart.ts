@@ -17,7 +17,7 @@ const WIDTH = 1600;
 const PANEL = { width: 800, height: 420 };
 const HEADER = 90;
 const WEEKS_HEIGHT = 420;
-/** Entries drawn, most cases first: a moderator's glance, not a report (the text has them all). */
+/** Entries drawn, most cases first: a moderator's glance, not a report (the text with `all` has them all). */
 const MAX_ENTRIES = 6;
 /** Steps drawn per entry, most offered first. */
 const MAX_STEPS = 8;
@@ -38,8 +38,14 @@ const FUNNEL = [
 
 const T = {
   title: { en: 'ComfyOOM stats', zh: 'ComfyOOM 统计' },
+  server: { en: 'server {server}', zh: '服务器 {server}' },
+  period: { en: '{from} → {until}', zh: '{from} → {until}' },
+  allTime: { en: 'all cases to {until}', zh: '截至 {until} 的全部问题' },
+  subtitle: {
+    en: '{cases} cases · each step offered / tried / fixed, for the top {shown} of {entries} entries (most cases first)',
+    zh: '{cases} 个问题 · 各步骤 提供 / 尝试 / 解决，显示问题最多的前 {shown} 个条目（共 {entries} 个）',
+  },
   weeks: { en: 'Cases per week, by outcome', zh: '每周问题数（按结果）' },
-  funnel: { en: '{entry}: each step offered / tried / fixed', zh: '{entry}：各步骤 提供 / 尝试 / 解决' },
   offered: { en: 'offered', zh: '提供' },
   tried: { en: 'tried', zh: '尝试' },
   fixed: { en: 'fixed (confirmed)', zh: '解决（已确认）' },
@@ -84,34 +90,31 @@ function place(sheet: SKRSContext2D, config: ChartConfiguration, x: number, y: n
   chart.destroy();
 }
 
-const title = (text: string) => ({ display: true, text, font: { family: FONT, size: 18, weight: 'bold' as const } });
+const title = (text: string | string[]) => ({ display: true, text, font: { family: FONT, size: 18, weight: 'bold' as const } });
 const legend = { labels: { font: { family: FONT, size: 13 } } };
 const ticks = { font: { family: FONT, size: 12 } };
 
-/** The stats as a PNG, its labels in `lang`. */
-export function statsChart(s: Stats, lang: Lang, names: Names = ids): Buffer {
-  loadFonts();
-  Chart.defaults.font.family = FONT;
-  const entries = s.funnel.slice(0, MAX_ENTRIES);
-  const rows = Math.ceil(entries.length / 2);
-  const canvas = createCanvas(WIDTH, HEADER + WEEKS_HEIGHT + rows * PANEL.height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = '#212121';
-  ctx.font = `bold 30px "${FONT}"`;
-  ctx.fillText(T.title[lang], 24, 48);
-  ctx.font = `16px "${FONT}"`;
-  const where = [s.scope.platform, s.scope.server].filter(Boolean).join(' ');
-  const since = s.since ? ` · ${new Date(s.since).toISOString().slice(0, 10)} →` : '';
-  ctx.fillText(`${s.cases} ${lang === 'zh' ? '个问题' : 'cases'}${where ? ` · ${where}` : ''}${since}`, 24, 76);
+const fill = (text: Record<Lang, string>, lang: Lang, values: Record<string, string | number>) => text[lang].replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-  if (!s.weeks.length) {
-    ctx.fillText(T.none[lang], 24, HEADER + 40);
-  } else {
-    place(
-      ctx,
-      {
+/** What the sheet shows: its header lines and each chart's configuration, before anything is drawn. */
+export interface ChartLayout {
+  title: string;
+  subtitle: string;
+  /** Cases per week, when there are any. */
+  weeks?: ChartConfiguration;
+  funnels: ChartConfiguration[];
+}
+
+export function chartLayout(s: Stats, lang: Lang, names: Names = ids): ChartLayout {
+  const entries = s.funnel.slice(0, MAX_ENTRIES);
+  const where = [s.scope.platform, s.scope.server && fill(T.server, lang, { server: s.scope.server })].filter(Boolean).join(' ');
+  const period = s.since ? fill(T.period, lang, { from: day(s.since), until: day(s.until) }) : fill(T.allTime, lang, { until: day(s.until) });
+  return {
+    title: [T.title[lang], where, period].filter(Boolean).join(' · '),
+    subtitle: fill(T.subtitle, lang, { cases: s.cases, shown: entries.length, entries: s.funnel.length }),
+    ...(s.weeks.length && {
+      weeks: {
         type: 'bar',
         data: {
           labels: s.weeks.map((w) => w.week),
@@ -119,32 +122,69 @@ export function statsChart(s: Stats, lang: Lang, names: Names = ids): Buffer {
         },
         options: { plugins: { title: title(T.weeks[lang]), legend }, scales: { x: { stacked: true, ticks }, y: { stacked: true, ticks } } },
       },
-      0,
-      HEADER,
-      WIDTH,
-      WEEKS_HEIGHT,
-    );
-  }
-
-  entries.forEach((e, i) => {
-    const steps = e.steps.slice(0, MAX_STEPS);
-    place(
-      ctx,
-      {
+    }),
+    funnels: entries.map((e) => {
+      const steps = e.steps.slice(0, MAX_STEPS);
+      return {
         type: 'bar',
         data: {
-          labels: steps.map((st) => truncate(names.step(st.step), 34)),
+          // Whole titles, broken into lines: a label cut short would hide which step it is.
+          labels: steps.map((st) => wrap(names.step(st.step), LABEL_COLUMNS)),
           datasets: FUNNEL.map((f) => ({ label: T[f.key][lang], data: steps.map((st) => st[f.key]), backgroundColor: f.color })),
         },
-        options: { indexAxis: 'y', plugins: { title: title(T.funnel[lang].replace('{entry}', truncate(names.entry(e.entry), 48))), legend }, scales: { x: { ticks }, y: { ticks } } },
-      },
-      (i % 2) * PANEL.width,
-      HEADER + WEEKS_HEIGHT + Math.floor(i / 2) * PANEL.height,
-      PANEL.width,
-      PANEL.height,
-    );
-  });
+        // Chart.js skips labels it finds no room for; wrapped ones must all stay.
+        options: { indexAxis: 'y', plugins: { title: title(wrap(names.entry(e.entry), TITLE_COLUMNS)), legend }, scales: { x: { ticks }, y: { ticks: { ...ticks, autoSkip: false } } } },
+      };
+    }),
+  };
+}
+
+/** The stats as a PNG, its labels in `lang`. */
+export function statsChart(s: Stats, lang: Lang, names: Names = ids): Buffer {
+  loadFonts();
+  Chart.defaults.font.family = FONT;
+  const layout = chartLayout(s, lang, names);
+  const rows = Math.ceil(layout.funnels.length / 2);
+  const canvas = createCanvas(WIDTH, HEADER + WEEKS_HEIGHT + rows * PANEL.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = '#212121';
+  ctx.font = `bold 30px "${FONT}"`;
+  ctx.fillText(layout.title, 24, 48);
+  ctx.font = `16px "${FONT}"`;
+  ctx.fillText(layout.subtitle, 24, 76);
+  if (layout.weeks) place(ctx, layout.weeks, 0, HEADER, WIDTH, WEEKS_HEIGHT);
+  else ctx.fillText(T.none[lang], 24, HEADER + 40);
+  layout.funnels.forEach((config, i) => place(ctx, config, (i % 2) * PANEL.width, HEADER + WEEKS_HEIGHT + Math.floor(i / 2) * PANEL.height, PANEL.width, PANEL.height));
   return canvas.toBuffer('image/png');
 }
 
-const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+/** A step's title on a bar, in columns (a Chinese character takes two): about a quarter of a panel. */
+const LABEL_COLUMNS = 30;
+/** An entry's title over its panel. */
+const TITLE_COLUMNS = 64;
+
+const WIDE_CHARS = '\\u2e80-\\u9fff\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uffef';
+const WIDE = new RegExp(`[${WIDE_CHARS}]`);
+/** A Chinese character or a word, with the punctuation that must not start or end a line; or spaces. */
+const TOKEN = new RegExp(`[（《「『]*(?:[${WIDE_CHARS}]|[^\\s${WIDE_CHARS}]+)[）》」』，。、：；！？]*|\\s+`, 'g');
+const columns = (text: string) => [...text].reduce((n, c) => n + (WIDE.test(c) ? 2 : 1), 0);
+
+/**
+ * Breaks a title into lines of about `width` columns, between words or between Chinese
+ * characters, never inside a word: a word longer than a line (a flag, an env var) gets its own.
+ */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const token of text.match(TOKEN) ?? []) {
+    if (line.trim() && columns(line.trimEnd() + token) > width && token.trim()) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    if (line || token.trim()) line += token;
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}

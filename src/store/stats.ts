@@ -63,6 +63,8 @@ export type WeekStats = { week: string } & Record<Outcome, number>;
 
 export interface Stats {
   since: number | null;
+  /** When they were computed: the end of their period. */
+  until: number;
   /** What was counted: every case, or one platform's, or one server's (a Discord server, a Slack workspace). */
   scope: Scope;
   cases: number;
@@ -151,7 +153,8 @@ function archivedFixes(store: Sql, measure: keyof typeof FIX_MEASURES, day: numb
 
 export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: number; scope?: Scope } = {}): Promise<Stats> {
   const db = store.db;
-  const from = opts.sinceMs !== undefined ? (opts.now ?? Date.now()) - opts.sinceMs : 0;
+  const until = opts.now ?? Date.now();
+  const from = opts.sinceMs !== undefined ? until - opts.sinceMs : 0;
   const day = dayOf(from);
   const scope = opts.scope ?? {};
   const q = scoped(store, scope);
@@ -260,6 +263,7 @@ export async function computeStats(store: Sql, opts: { sinceMs?: number; now?: n
 
   return {
     since: opts.sinceMs !== undefined ? from : null,
+    until,
     scope,
     cases: total,
     shares: {
@@ -331,64 +335,3 @@ async function questionStats(store: Sql, from: number, scope: Scope): Promise<St
   });
   return { casesAsked, byQuestion };
 }
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
-export function formatStats(s: Stats): string {
-  const out: string[] = [];
-  const where = [s.scope.platform, s.scope.server && `server ${s.scope.server}`].filter(Boolean).join(' ');
-  out.push(`Cases: ${s.cases}${where ? ` on ${where}` : ''}${s.since ? ` since ${new Date(s.since).toISOString().slice(0, 10)}` : ''}`);
-  out.push(
-    `Resolved (user confirmed) ${pct(s.shares.resolvedConfirmed)} · resolved (assumed: next log was not an OOM) ${pct(s.shares.resolvedAssumed)} · escalated ${pct(s.shares.escalated)} · abandoned ${pct(s.shares.abandoned)} · stopped ${pct(s.shares.cancelled)} · open ${pct(s.shares.open)}`,
-  );
-  const doubted = s.misdiagnosed.byEntry.map((e) => `${e.entry} ${e.cases}`).join(', ');
-  out.push(`Said "that's not my problem" (misdiagnosed): ${s.misdiagnosed.cases} (${pct(s.misdiagnosed.share)})${doubted ? `: ${doubted}` : ''}`);
-  if (s.misdiagnosed.recent.length) {
-    out.push(`  newest (case: doubted -> went on as; correct one with /comfyoom-relabel or comfyoom relabel CASE ENTRY): ${s.misdiagnosed.recent.map((r) => `${r.caseId}: ${r.doubted} -> ${r.now}`).join(', ')}`);
-  }
-  out.push(`Median steps to a confirmed fix: ${s.medianStepsToResolution ?? '-'} · median minutes: ${s.medianMinutesToResolution ?? '-'}`);
-  out.push('', 'Cases per entry (confirmed / assumed / escalated / abandoned):');
-  for (const e of s.entries) out.push(`  ${String(e.cases).padStart(6)}  ${e.entry} [${e.category}]  ${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);
-  out.push('', 'Steps (reached / tried / resolved confirmed / resolved assumed / moved on to a different failure):');
-  for (const st of s.steps) out.push(`  ${st.step.padEnd(34)} ${st.reached} / ${st.tried} / ${st.resolvedConfirmed} / ${st.resolvedAssumed} / ${st.movedOn}`);
-  out.push('', `Asked before the first step, because the log could not tell: ${s.questions.casesAsked} case${s.questions.casesAsked === 1 ? '' : 's'}`);
-  for (const q of s.questions.byQuestion) {
-    const answers = Object.entries(q.answers).map(([choice, n]) => `${choice === 'unknown' ? "don't know" : choice} ${n}`);
-    out.push(`  ${q.question.padEnd(7)} asked ${q.asked}: ${[...answers, `unanswered ${q.unanswered}`].join(' · ')} (typed ${q.typed})`);
-  }
-  if (s.funnel.length) {
-    out.push('', 'Steps per entry (offered / tried / fixed confirmed / fixed assumed / moved on; fixed % of tried):');
-    for (const e of s.funnel) {
-      out.push(`  ${e.entry}`);
-      for (const st of e.steps) {
-        const rate = st.tried ? ` (${pct(st.fixed / st.tried)})` : '';
-        out.push(`    ${st.step.padEnd(32)} ${st.offered} / ${st.tried} / ${st.fixed}${rate} / ${st.assumed} / ${st.movedOn}`);
-      }
-    }
-  }
-  if (s.learned?.length) {
-    out.push('', 'Learned step order per entry (from every server; chance to fix after the evidence, kb place, tried / fixed):');
-    for (const l of s.learned) {
-      const state = l.mode === 'on' ? 'in use' : l.mode === 'suggest' ? 'suggested only' : 'off';
-      out.push(`  ${l.entry}: ${state}, ${l.confirmed} confirmed fix${l.confirmed === 1 ? '' : 'es'}${sameOrder(l) ? ', same as the kb order' : ''}`);
-      l.steps.forEach((st, i) => {
-        const held = st.held === 'pin' ? ' pinned' : st.held === 'rule' ? ' kept in place' : '';
-        out.push(`    ${String(i + 1).padStart(2)}. ${st.step.padEnd(32)} ${pct(st.chance).padStart(6)}  kb #${st.kbPlace + 1}  ${st.tried} / ${st.fixed}${held}`);
-      });
-    }
-  }
-  if (s.weeks.length) {
-    out.push('', 'Cases per week (week of / cases: confirmed / assumed / escalated / abandoned / stopped / open):');
-    for (const w of s.weeks) out.push(`  ${w.week}  ${String(OUTCOMES.reduce((n, o) => n + w[o], 0)).padStart(6)}: ${OUTCOMES.map((o) => w[o]).join(' / ')}`);
-  }
-  if (s.unrecognized.length) {
-    out.push('', 'Most frequent errors the kb did not recognize (draft an entry: comfyoom kb draft FINGERPRINT):');
-    for (const u of s.unrecognized) {
-      out.push(`  ${String(u.cases).padStart(6)}  ${u.fingerprint}  ${u.entry}  ${(u.example ?? '').slice(0, 100)}`);
-      out.push(`          per week: ${u.weeks.map((w) => `${w.week} ${w.cases}`).join(', ')}`);
-    }
-  }
-  return out.join('\n');
-}
-
-const sameOrder = (l: LearnedOrder) => l.learned.every((s, i) => s === l.kb[i]);

@@ -12,6 +12,7 @@ import { CaseStore } from '../../src/store/cases.ts';
 import { openDb, readMigrations } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
 import { playCase, rng, storeCase } from '../store/simulate.ts';
+import { kb } from '../helpers/kb.ts';
 import { CTRL_D, line, runOnPty } from '../helpers/pty.ts';
 
 const bin = fileURLToPath(new URL('../../bin/comfyoom.mjs', import.meta.url));
@@ -152,7 +153,16 @@ describe('comfyoom CLI', () => {
     run(['chat', '--db', db], `${onNvidia(sample('cf-0214').text).split('\n').filter((l) => l.trim()).join('\n')}\n\ny\n`);
     const stats = JSON.parse(run(['stats', '--json', '--since', '30d', '--db', db]).stdout);
     expect(stats).toMatchObject({ cases: 1, shares: { resolvedConfirmed: 1 } });
-    expect(run(['stats', '--db', db]).stdout).toMatch(/Cases: 1/);
+    const entry = kb.entries.find((e) => e.id === stats.entries[0].entry)!;
+    const glance = run(['stats', '--db', db]).stdout;
+    expect(glance).toMatch(/Cases: 1/);
+    // Titles, each step with its fix rate; the ids with --all; Chinese with --lang zh.
+    expect(glance).toContain(`      1  ${entry.title.en}: 1 / 0 / 0 / 0`);
+    expect(glance).toMatch(/ — fixed 1 of 1 tried \(100%\), offered 1\n/);
+    expect(glance).not.toContain(entry.id);
+    expect(glance).toMatch(/Everything: comfyoom stats --all\n$/);
+    expect(run(['stats', '--all', '--db', db]).stdout).toContain(`      1  ${entry.title.en} (${entry.id}) [${entry.category}]: 1 / 0 / 0 / 0`);
+    expect(run(['stats', '--lang', 'zh', '--db', db]).stdout).toMatch(new RegExp(`^问题数：1\n[^]*\n {6}1 {2}${entry.title.zh.replace(/[()（）]/g, '.')}：1 / 0 / 0 / 0\n {11}.+ — 试过 1 次，解决 1 次（100%），共提供 1 次\n`));
     expect(run(['stats', '--platform', 'terminal', '--db', db]).stdout).toMatch(/^Cases: 1 on terminal/);
     expect(JSON.parse(run(['stats', '--json', '--platform', 'discord', '--db', db]).stdout)).toMatchObject({ cases: 0, scope: { platform: 'discord' } });
     expect(JSON.parse(run(['stats', '--json', '--server', 'G1', '--db', db]).stdout).cases).toBe(0);

@@ -9,7 +9,9 @@ import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore } from '../../src/store/open.ts';
 import { all } from '../../src/store/sql.ts';
-import { computeStats, formatStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/store/stats.ts';
+import { kbNames } from '../../src/stats/report.ts';
+import { statsText } from '../../src/stats/text.ts';
 import { describeStores, type Stores } from '../helpers/stores.ts';
 import { kb } from '../helpers/kb.ts';
 import { inNode, onNvidia } from './pastes.ts';
@@ -65,8 +67,11 @@ describeStores('a diagnosis the user says is not their problem', (stores) => {
 
     const stats = await computeStats(db);
     expect(stats.misdiagnosed).toEqual({ cases: 1, share: 1, byEntry: [{ entry: 'gpu-oom-sampling', cases: 1 }], recent: [{ caseId, doubted: 'gpu-oom-sampling', now: 'ram-oom' }] });
-    expect(formatStats(stats)).toMatch(/Said "that's not my problem".*: 1 \(100\.0%\): gpu-oom-sampling 1/);
-    expect(formatStats(stats)).toContain(`${caseId}: gpu-oom-sampling -> ram-oom`);
+    const report = (all: boolean) => statsText(stats, { lang: 'en', names: kbNames(kb, 'en'), all, seeAll: 'comfyoom stats --all' });
+    expect(report(false)).toMatch(/Said "that's not my problem".*: 1 \(100\.0%\): 1 × Out of GPU memory while sampling$/m);
+    expect(report(false)).toContain(`${caseId}: Out of GPU memory while sampling -> Out of system RAM (not VRAM)`);
+    // The ids relabelling takes, where a moderator asks for them.
+    expect(report(true)).toContain(`${caseId}: Out of GPU memory while sampling (gpu-oom-sampling) -> Out of system RAM (not VRAM) (ram-oom)`);
 
     // Stats keep the figure when the case is deleted.
     await store.forgetUser('alice');

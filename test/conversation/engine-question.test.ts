@@ -8,7 +8,9 @@ import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore, type StoreLocation } from '../../src/store/open.ts';
 import { describeStores, type Stores } from '../helpers/stores.ts';
-import { computeStats, formatStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/store/stats.ts';
+import { kbNames } from '../../src/stats/report.ts';
+import { statsText } from '../../src/stats/text.ts';
 import { kb } from '../helpers/kb.ts';
 import { BARE_OOM, inNode, onNvidia } from './pastes.ts';
 
@@ -178,6 +180,6 @@ describeStores('the question before the first step', (stores) => {
       { question: 'vendor', asked: 2, answers: { nvidia: 1, amd: 0, unknown: 1 }, typed: 0, unanswered: 0 },
       { question: 'stage', asked: 3, answers: { sampling: 2, vae: 0, loader: 0, other: 0, unknown: 0 }, typed: 1, unanswered: 1 },
     ]);
-    expect(formatStats(await computeStats(db))).toMatch(/Asked before the first step, because the log could not tell: 3 cases\n {2}vendor {2}asked 2: nvidia 1 · amd 0 · don't know 1 · unanswered 0 \(typed 0\)/);
+    expect(statsText(await computeStats(db), { lang: 'en', names: kbNames(kb, 'en'), seeAll: 'comfyoom stats --all' })).toMatch(/Asked before the first step, because the log could not tell: 3 cases\n {2}vendor {2}asked 2: nvidia 1 · amd 0 · don't know 1 · unanswered 0 \(typed 0\)/);
   });
 });

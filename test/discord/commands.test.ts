@@ -7,7 +7,7 @@ import { BOT_PERMISSIONS, COMMAND, commandDefinitions } from '../../src/adapters
 import { corpus, sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord.ts';
-import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, type Harness } from './harness.ts';
+import { ALICE, BOT, bodyOf, callback, GUILD, HELP, original, setup, slash, statsCommand, textOf, threadFrom, webhook, type Harness } from './harness.ts';
 
 describe('command definitions', () => {
   const [diagnose, stats, forget, relabel, menu] = commandDefinitions() as any[];
@@ -52,7 +52,10 @@ describe('command definitions', () => {
 
   it('limits /comfyoom-stats to members who can manage messages, and adds the message menu', () => {
     expect(stats).toMatchObject({ name: COMMAND.stats, default_member_permissions: String(PermissionFlagsBits.ManageMessages) });
-    expect(stats.options).toEqual([expect.objectContaining({ name: 'since', type: ApplicationCommandOptionType.String })]);
+    expect(stats.options).toEqual([
+      expect.objectContaining({ name: 'since', type: ApplicationCommandOptionType.String }),
+      expect.objectContaining({ name: 'all', type: ApplicationCommandOptionType.Boolean, name_localizations: { 'zh-CN': '全部', 'zh-TW': '全部' }, description_localizations: expect.objectContaining({ 'zh-CN': expect.stringMatching(/所有条目/) }) }),
+    ]);
     expect(menu).toMatchObject({ name: 'Diagnose with ComfyOOM', type: ApplicationCommandType.Message });
     expect(menu.name.length).toBeLessThanOrEqual(32);
   });
@@ -127,7 +130,7 @@ describe('/comfyoom-stats', () => {
     const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
     const text = textOf(reply);
     expect(text).toMatch(new RegExp(`^\`\`\`\nCases: 1 on discord server ${GUILD} since \\d{4}-\\d\\d-\\d\\d`));
-    expect(text).toMatch(/oom_gpu_sampling/);
+    expect(text).toMatch(/Out of GPU memory while sampling: /);
     expect(bodyOf(reply).allowed_mentions).toMatchObject({ parse: [] });
     // The chart comes with the figures, as private as they are.
     expect(reply.files).toEqual([expect.objectContaining({ name: 'comfyoom-stats.png' })]);
@@ -137,13 +140,24 @@ describe('/comfyoom-stats', () => {
   it('cuts long figures to one message, keeping the code block closed', async () => {
     h = await setup();
     for (const s of corpus.slice(0, 50)) await h.engine.open({ platform: 'discord', server: GUILD, user: ALICE.id, channel: HELP }, s.text);
-    const p = statsCommand(h);
-    const text = textOf(await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH'));
+    const p = statsCommand(h, undefined, {}, true);
+    const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
+    const text = textOf(reply);
+    // Whole, as a file beside the message.
+    expect(reply.files[1]!.text.length).toBeGreaterThan(2000);
     expect(text.length).toBeLessThanOrEqual(2000);
     expect(text.length).toBeGreaterThan(1500);
     expect(text.startsWith('```\nCases: ')).toBe(true);
     expect(text.endsWith('\n```')).toBe(true);
     expect((text.match(/```/g) ?? []).length).toBe(2);
+
+    // One screen comes whole, in as many messages as it takes, each a closed block.
+    const glance = statsCommand(h);
+    const first = textOf(await h.fake.waitFor((c) => original(glance)(c) && c.method === 'PATCH'));
+    const messages = [first];
+    while (!/Everything: /.test(messages.at(-1)!)) messages.push(textOf(await h.fake.waitFor((c) => webhook(glance)(c) && c.method === 'POST' && !messages.includes(textOf(c)))));
+    for (const m of messages) expect({ length: m.length <= 2000, fences: (m.match(/```/g) ?? []).length, closed: m.endsWith('\n```') }).toEqual({ length: true, fences: 2, closed: true });
+    expect(messages.join('\n').split('\n').filter((l) => !l.startsWith('```')).length).toBeLessThanOrEqual(40);
   });
 
   it('explains a malformed "since"', async () => {

@@ -207,6 +207,29 @@ describe('scoped stats (row 4)', () => {
     const one = statsCommand(h);
     expect(textOf(await h.fake.waitFor((c) => original(one)(c) && c.method === 'PATCH'))).toMatch(/Cases: 1 on discord server/);
   });
+
+  it('shows entries and steps by their titles in the moderator\'s language, kb ids only with all, as a file', async () => {
+    h = await setup();
+    const { caseId } = await aliceCase();
+    const { entry: id } = h.db.prepare('SELECT entry FROM cases WHERE id = ?').get(caseId) as { entry: string };
+    const entry = kb.entries.find((e) => e.id === id)!;
+    const glance = statsCommand(h);
+    const text = textOf(await h.fake.waitFor((c) => original(glance)(c) && c.method === 'PATCH'));
+    expect(text).toContain(`      1  ${entry.title.en}: 0 / 0 / 0 / 0`);
+    const step = /^ {11}(.+) — offered 1, none tried$/m.exec(text)?.[1];
+    expect([...kb.steps.values()].map((st) => st.title.en)).toContain(step);
+    expect(text).not.toContain(entry.id);
+    expect(text).toMatch(/Everything: \/comfyoom-stats all: True\n```$/);
+
+    const zh = statsCommand(h, undefined, { locale: 'zh-CN' });
+    expect(textOf(await h.fake.waitFor((c) => original(zh)(c) && c.method === 'PATCH'))).toContain(`      1  ${entry.title.zh}：0 / 0 / 0 / 0`);
+
+    const all = statsCommand(h, undefined, {}, true);
+    const reply = await h.fake.waitFor((c) => original(all)(c) && c.method === 'PATCH');
+    expect(reply.files.map((f) => f.name)).toEqual(['comfyoom-stats.png', 'comfyoom-stats.txt']);
+    expect(reply.files[1]!.text).toContain(`      1  ${entry.title.en} (${entry.id}) [${entry.category}]: 0 / 0 / 0 / 0`);
+    expect(reply.files[1]!.text).not.toMatch(/Not shown/);
+  });
 });
 
 describe('without the Message Content intent (row 7)', () => {

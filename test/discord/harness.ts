@@ -181,8 +181,9 @@ export function slash(h: Fake, options: { log?: string; language?: 'en' | 'zh'; 
   return p;
 }
 
-export function statsCommand(h: Fake, since?: string, c: Common = {}) {
-  const p = interaction(h, 2, { id: snowflake(), name: COMMAND.stats, type: 1, options: since ? [{ name: 'since', type: 3, value: since }] : [] }, { moderator: true, ...c });
+export function statsCommand(h: Fake, since?: string, c: Common = {}, all?: boolean) {
+  const options = [...(since ? [{ name: 'since', type: 3, value: since }] : []), ...(all !== undefined ? [{ name: 'all', type: 5, value: all }] : [])];
+  const p = interaction(h, 2, { id: snowflake(), name: COMMAND.stats, type: 1, options }, { moderator: true, ...c });
   h.fake.interact(p);
   return p;
 }

@@ -3,6 +3,7 @@
 // opened within the trigger's 3 s, a case that reached nobody not kept, DMs, forget, one ping.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sample } from '../helpers/corpus.ts';
+import { kb } from '../helpers/kb.ts';
 import { onNvidia } from '../conversation/pastes.ts';
 import { startFakeSlack, type FakeSlack } from './fake-slack.ts';
 import {
@@ -128,6 +129,28 @@ describe('scoped stats (row 4)', () => {
     const stats = JSON.stringify((await fake.waitForResponse()).body);
     expect(stats).toMatch(/Cases: 0 on slack server T0TEAM/);
     expect(stats).not.toMatch(/secret error/);
+  });
+
+  it('shows entries and steps by their titles, and everything with their kb ids after `all`', async () => {
+    const caseId = (await bot.engine.open({ platform: 'slack', server: 'T0TEAM', user: ALICE, channel: CHANNEL }, KSAMPLER))[0]!.caseId!;
+    const { entry: id } = bot.db.prepare('SELECT entry FROM cases WHERE id = ?').get(caseId) as { entry: string };
+    const entry = kb.entries.find((e) => e.id === id)!;
+    const said = async (text: string) => {
+      await post(bot, form(slashPayload(fake, ADMIN, text)), 'form');
+      return ((await fake.waitForResponse()).body.blocks as { text: { text: string } }[]).map((b) => b.text.text).join('\n');
+    };
+    const glance = await said('stats');
+    expect(glance).toContain(`      1  ${entry.title.en}: 0 / 0 / 0 / 0`);
+    expect(glance).toMatch(/ — offered 1, none tried\n/);
+    expect(glance).not.toContain(id);
+    expect(glance).toMatch(/Everything: \/comfyoom stats all/);
+    for (const words of ['stats all 30d', 'stats 30d all']) {
+      const all = await said(words);
+      expect(all).toContain(`      1  ${entry.title.en} (${id}) [${entry.category}]: 0 / 0 / 0 / 0`);
+      expect(all).toMatch(/since \d{4}-\d\d-\d\d/);
+      expect(all).not.toMatch(/Not shown/);
+    }
+    expect(await said('stats all forever')).toMatch(/add `all` for every entry/);
   });
 });
 

@@ -15,9 +15,10 @@ import { loadKb } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore, type StoreLocation } from '../../src/store/open.ts';
 import type { Sql } from '../../src/store/sql.ts';
-import { computeStats, formatStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/store/stats.ts';
 import { buildStats, kbNames, statsCsv } from '../../src/stats/report.ts';
 import { statsChart } from '../../src/stats/chart.ts';
+import { statsText } from '../../src/stats/text.ts';
 import { playCase, rng, storeCase } from '../store/simulate.ts';
 import { describeStores } from '../helpers/stores.ts';
 
@@ -97,8 +98,9 @@ describeStores('stats from the counters written with the events', ({ fresh }) =>
 
   it('lists the learned order per entry with its evidence, in text and CSV', async () => {
     const s = await buildStats(db, {}, kb, 'auto');
-    const text = formatStats(s);
-    expect(text).toMatch(/Steps per entry \(offered \/ tried \/ fixed confirmed/);
+    const text = statsText(s, { lang: 'en', names: kbNames(kb, 'en'), all: true, seeAll: 'comfyoom stats --all' });
+    expect(text).toMatch(/Learned step order per entry/);
+    expect(text).toContain('Out of GPU memory in VAE decode or encode (gpu-oom-vae) [oom_gpu_vae]');
     expect(text).toMatch(/Cases per week/);
     expect(text).toMatch(/per week: 2026-03-02 1/);
     const csv = statsCsv(s).split('\n');
@@ -176,7 +178,7 @@ describeStores('comfyoom stats, kb draft and order', ({ fresh }) => {
     const r = run(['stats', '--chart', png, '--lang', 'zh']);
     expect(r.stderr).toBe('');
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
-    expect(r.stdout).toMatch(/Steps per entry/);
+    expect(r.stdout).toMatch(/^各条目的问题数/m);
     expect(run(['stats', '--csv']).stdout.split('\n')[0]).toBe('section,entry,step,week,fingerprint,measure,value');
     expect(run(['stats', '--lang', 'fr']).stderr).toMatch(/--lang must be en or zh/);
   });

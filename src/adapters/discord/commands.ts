@@ -76,7 +76,8 @@ export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
 
   // Stats read a server's cases, so they exist in servers only.
   const stats = forModerators(COMMAND.stats, T.statsName, T.stats)
-    .addStringOption((o) => o.setName('since').setNameLocalizations(zh(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(zh(T.since)).setMaxLength(10));
+    .addStringOption((o) => o.setName('since').setNameLocalizations(zh(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(zh(T.since)).setMaxLength(10))
+    .addBooleanOption((o) => o.setName('all').setNameLocalizations(zh(T.allName)).setDescription(T.all.en).setDescriptionLocalizations(zh(T.all)));
 
   const forget = everywhere(new SlashCommandBuilder())
     .setName(COMMAND.forget)

@@ -34,7 +34,7 @@ import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, showButton, typ
 import type { Attachment, Inbound } from '../../ingest/ingest.ts';
 import type { CaseRow } from '../../store/cases.ts';
 import { COMMAND } from './commands.ts';
-import { answeredRows, codePayload, NO_PINGS, retiredRows, textPayload, threadName, toPayload, type Payload } from './payload.ts';
+import { answeredRows, codePayload, codePayloads, NO_PINGS, retiredRows, textPayload, threadName, toPayload, type Payload } from './payload.ts';
 import { D, say } from './strings.ts';
 
 export type Log = (what: string, err?: unknown) => void;
@@ -358,10 +358,17 @@ export class Handlers {
     // a DM has no server, and the stats of every server are nobody's to see.
     if (!i.inGuild() || !this.mayModerate(i)) return void (await i.reply(ephemeral(textPayload(say(D.statsRefused, lang)))));
     await i.deferReply({ flags: MessageFlags.Ephemeral });
+    const all = i.options.getBoolean('all') ?? false;
     // A server's moderators see that server's cases, never another's.
-    const report = await this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined, lang);
+    const report = await this.engine.statsReport({ platform: 'discord', ...(i.guildId ? { server: i.guildId } : {}) }, i.options.getString('since') ?? undefined, lang, { all, seeAll: say(D.statsAll, lang) });
+    if (report === undefined) return void (await i.editReply(textPayload(say(D.badSince, lang))));
     // The chart goes with the text, privately like it: per entry each step's funnel, and cases per week.
-    await i.editReply(report === undefined ? textPayload(say(D.badSince, lang)) : { ...codePayload(report.text), files: [{ attachment: report.chart, name: 'comfyoom-stats.png' }] });
+    const chart = { attachment: report.chart, name: 'comfyoom-stats.png' };
+    // One screen takes a message or two; everything would take dozens, so it comes as a file, its start shown.
+    if (all) return void (await i.editReply({ ...codePayload(report.text), files: [chart, { attachment: Buffer.from(report.text), name: 'comfyoom-stats.txt' }] }));
+    const [first, ...more] = codePayloads(report.text);
+    await i.editReply({ ...first!, files: [chart] });
+    for (const p of more) await i.followUp(ephemeral(p));
   }
 
   /** A moderator's correction of one of this server's cases; the answer is theirs alone. */

@@ -177,6 +177,18 @@ export const textPayload = (text: string): Payload => toPayload({ blocks: [{ kin
 /** Monospaced text (moderator stats), cut to one message. */
 export const codePayload = (text: string): Payload => ({ ...textPayload(''), content: fit([inCode(text)], LIMITS.content) });
 
+/** Monospaced text in as many messages as it takes, each broken between lines and closing its own block. */
+export function codePayloads(text: string): Payload[] {
+  const room = LIMITS.content - inCode('').length;
+  const chunks: string[] = [];
+  for (const line of text.split('\n')) {
+    const last = chunks.at(-1);
+    if (last !== undefined && last.length + 1 + line.length <= room) chunks[chunks.length - 1] = `${last}\n${line}`;
+    else chunks.push(line);
+  }
+  return chunks.map(codePayload);
+}
+
 /** The thread a case runs in is named after its diagnosis. */
 export function threadName(m: Message, fallback: string): string {
   const title = m.blocks.find((b) => b.kind === 'title')?.text ?? fallback;

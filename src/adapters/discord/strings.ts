@@ -27,6 +27,7 @@ export const D = {
   offerNotYours: { en: 'This offer is for the person who posted the error (or a moderator).', zh: '这个按钮是给发出报错的人（或管理员）用的。' },
   messageGone: { en: 'I cannot read that message any more. Paste the log with /comfyoom instead.', zh: '我读取不到那条消息了。请改用 /comfyoom 粘贴日志。' },
   noTraceback: { en: 'This message has no traceback to diagnose.', zh: '这条消息里没有可以诊断的报错。' },
+  statsAll: { en: '/comfyoom-stats all: True', zh: '/comfyoom-统计 全部: True' },
   badSince: { en: '"since" takes a number and w, d, h or m, for example 2w or 30d.', zh: '"since" 需要数字加 w、d、h 或 m，例如 2w 或 30d。' },
   unreadable: {
     en: 'I cannot read the message you replied to (this bot runs without the Message Content intent). Use the message menu: Apps → Diagnose with ComfyOOM.',
@@ -58,6 +59,8 @@ export const COMMAND_TEXT = {
   stats: { en: "Which fixes work: this server's case statistics (moderators)", zh: '哪些修复有效：本服务器的问题统计（管理员）' },
   sinceName: { en: 'since', zh: '时间范围' },
   since: { en: 'Only cases newer than this, e.g. 30d, 12h', zh: '只统计这段时间内的问题，例如 30d、12h' },
+  allName: { en: 'all', zh: '全部' },
+  all: { en: 'Every entry, step and week, with kb ids, as a file (default: the top ones, one screen)', zh: '所有条目、步骤和每周数据，附 kb 编号，作为文件发送（默认只显示最多的，一屏）' },
   forgetName: { en: 'comfyoom-forget', zh: 'comfyoom-删除记录' },
   forget: { en: 'Delete your cases and answers from ComfyOOM (asks first)', zh: '从 ComfyOOM 删除你的问题记录和回答（会先确认）' },
   relabelName: { en: 'comfyoom-relabel', zh: 'comfyoom-更正诊断' },

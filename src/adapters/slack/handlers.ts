@@ -201,11 +201,16 @@ export class SlackHandlers {
     await this.send({ ...target, note: this.askedBy(user, lang) }, messages);
   }
 
-  private async onStats(target: Target, team: string, since: string): Promise<void> {
+  /** `/comfyoom stats [all] [30d]`, the words in either order. */
+  private async onStats(target: Target, team: string, args: string): Promise<void> {
     const { lang } = target;
     if (!this.o.admins.includes(target.user)) return this.ephemeral(target, note(S.statsRefused[lang]));
+    const words = args.split(/\s+/).filter(Boolean);
+    const all = words.some((w) => /^(all|全部)$/i.test(w));
+    const since = words.filter((w) => !/^(all|全部)$/i.test(w));
+    if (since.length > 1) return this.ephemeral(target, note(S.statsUsage[lang]));
     // A workspace's admins see that workspace's cases, never another's.
-    const report = await this.o.engine.statsReport({ platform: 'slack', server: team }, since || undefined, lang);
+    const report = await this.o.engine.statsReport({ platform: 'slack', server: team }, since[0], lang, { all, seeAll: S.statsAll[lang] });
     if (report === undefined) return this.ephemeral(target, note(S.statsUsage[lang]));
     await this.ephemeral(target, toBlockKit({ ephemeral: true, blocks: codeChunks(report.text).map((text) => ({ kind: 'code' as const, text })) }));
     // An ephemeral message carries no file: the chart goes to the admin's direct messages with the bot, as private.

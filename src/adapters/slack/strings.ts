@@ -32,7 +32,11 @@ export const S = {
     en: 'Sorry, the statistics are only for ComfyOOM admins. Ask one of them if you need numbers.',
     zh: '抱歉，统计数据只对 ComfyOOM 管理员开放。如需数据，请联系管理员。',
   },
-  statsUsage: { en: 'Usage: `/comfyoom stats` or `/comfyoom stats 30d` (also 12h, 90m).', zh: '用法：`/comfyoom stats` 或 `/comfyoom stats 30d`（也可以是 12h、90m）。' },
+  statsUsage: {
+    en: 'Usage: `/comfyoom stats` or `/comfyoom stats 30d` (also 12h, 90m); add `all` for every entry, step and week, with kb ids.',
+    zh: '用法：`/comfyoom stats` 或 `/comfyoom stats 30d`（也可以是 12h、90m）；加上 `all`（或 `全部`）显示所有条目、步骤和每周数据，附 kb 编号。',
+  },
+  statsAll: { en: '/comfyoom stats all', zh: '/comfyoom stats 全部' },
   relabelUsage: {
     en: 'Usage: `/comfyoom relabel CASE ENTRY`, e.g. `/comfyoom relabel a1b2c3 ram-oom` (the newest misdiagnosed cases are listed in `/comfyoom stats`).',
     zh: '用法：`/comfyoom relabel 问题编号 条目`，例如 `/comfyoom relabel a1b2c3 ram-oom`（最近被指出误诊的问题列在 `/comfyoom stats` 里）。',

@@ -1,0 +1,174 @@
+// The stats as text, in the moderator's language, entries and steps by their kb titles. By default
+// it fits one screen (the entries with most cases and their most offered steps, the commonest
+// unrecognized errors) and its last line says what was left out and how to see it; `all` gives
+// every figure, each title followed by its kb id, which relabelling and `kb draft` take.
+import type { Choice, Question } from '../conversation/questions.ts';
+import type { Lang } from '../i18n/messages.ts';
+import type { LearnedOrder } from '../learn/index.ts';
+import { OUTCOMES, type FunnelStep, type Stats } from '../store/stats.ts';
+import type { Names } from './chart.ts';
+
+/** One screen: the totals (8 lines), 5 entries of 4 lines, 3 errors, what was left out; 37 lines at most with their headings. */
+export const GLANCE = { entries: 5, steps: 3, errors: 3, misdiagnosed: 3 } as const;
+
+type Text = Record<Lang, string>;
+
+const T = {
+  cases: { en: 'Cases: {cases}{where}{since}', zh: '问题数：{cases}{where}{since}' },
+  where: { en: ' on {where}', zh: '，{where}' },
+  server: { en: 'server {server}', zh: '服务器 {server}' },
+  since: { en: ' since {date}', zh: '，自 {date} 起' },
+  outcomes: {
+    en: 'Resolved (user confirmed) {resolvedConfirmed} · resolved (assumed: next log was not an OOM) {resolvedAssumed} · escalated {escalated} · abandoned {abandoned} · stopped {cancelled} · open {open}',
+    zh: '已解决（用户确认）{resolvedConfirmed} · 已解决（推断：下一份日志不再是内存不足）{resolvedAssumed} · 转交人工 {escalated} · 无回复 {abandoned} · 已结束 {cancelled} · 进行中 {open}',
+  },
+  misdiagnosed: { en: 'Said "that\'s not my problem" (misdiagnosed): {cases} ({share}){entries}', zh: '被用户指出“不是我的问题”（误诊）：{cases} 个（{share}）{entries}' },
+  recent: {
+    en: '  newest (case: doubted -> went on as; correct one with /comfyoom-relabel or comfyoom relabel CASE ENTRY): {cases}',
+    zh: '  最近的（问题编号：被质疑的诊断 -> 后来的诊断；用 /comfyoom-relabel 或 comfyoom relabel 问题编号 条目 更正）：{cases}',
+  },
+  median: { en: 'Median steps to a confirmed fix: {steps} · median minutes: {minutes}', zh: '用户确认解决所需步骤数（中位数）：{steps} · 用时（分钟，中位数）：{minutes}' },
+  entries: {
+    en: 'Cases per entry (confirmed / assumed / escalated / abandoned), and the steps offered in it, most offered first:',
+    zh: '各条目的问题数（用户确认解决 / 推断解决 / 转交人工 / 无回复），及其中提供过的步骤（提供最多的在前）：',
+  },
+  step: { en: '{step} — fixed {fixed} of {tried} tried ({rate}), offered {offered}', zh: '{step} — 试过 {tried} 次，解决 {fixed} 次（{rate}），共提供 {offered} 次' },
+  untried: { en: '{step} — offered {offered}, none tried', zh: '{step} — 共提供 {offered} 次，还没有人试过' },
+  stepMore: { en: '; assumed fixed {assumed}, next log a different failure {movedOn}', zh: '；推断解决 {assumed} 次，下一份日志换成另一种错误 {movedOn} 次' },
+  steps: {
+    en: 'Every step, across entries (fixed = confirmed by the user; a case counts once):',
+    zh: '所有步骤，不分条目（解决 = 用户确认；每个问题只算一次）：',
+  },
+  asked: { en: 'Asked before the first step, because the log could not tell: {cases} case{s}', zh: '因为日志看不出而在第一步前提问：{cases} 个问题' },
+  question: { en: '  {question} asked {asked}: {answers} (typed {typed})', zh: '  {question} 问了 {asked} 次：{answers}（手动输入 {typed}）' },
+  questions: { vendor: { en: 'vendor ', zh: '显卡厂商' }, stage: { en: 'stage  ', zh: '出错阶段' } } satisfies Record<Question, Text>,
+  dontKnow: { en: "don't know", zh: '不知道' },
+  unanswered: { en: 'unanswered', zh: '未回答' },
+  learned: {
+    en: 'Learned step order per entry (from every server; chance to fix after the evidence, kb place, tried / fixed):',
+    zh: '各条目学到的步骤顺序（来自所有服务器；根据证据估计的解决概率、在 kb 中的位置、试过 / 解决）：',
+  },
+  learnedEntry: { en: '  {entry}: {state}, {confirmed} confirmed fix{es}{same}', zh: '  {entry}：{state}，{confirmed} 次用户确认的解决{same}' },
+  modes: { on: { en: 'in use', zh: '已启用' }, suggest: { en: 'suggested only', zh: '仅作建议' }, off: { en: 'off', zh: '未启用' } } satisfies Record<LearnedOrder['mode'], Text>,
+  sameOrder: { en: ', same as the kb order', zh: '，与 kb 顺序相同' },
+  pinned: { en: ' pinned', zh: ' 已固定' },
+  kept: { en: ' kept in place', zh: ' 位置保持不变' },
+  weeks: {
+    en: 'Cases per week (week of / cases: confirmed / assumed / escalated / abandoned / stopped / open):',
+    zh: '每周问题数（周一日期 / 问题数：用户确认解决 / 推断解决 / 转交人工 / 无回复 / 已结束 / 进行中）：',
+  },
+  unrecognized: {
+    en: 'Most frequent errors the kb did not recognize (draft an entry: comfyoom kb draft FINGERPRINT):',
+    zh: '知识库未能识别的最常见错误（起草条目：comfyoom kb draft 指纹）：',
+  },
+  perWeek: { en: '          per week: {weeks}', zh: '          每周：{weeks}' },
+  more: { en: 'Not shown: {parts}. Everything: {seeAll}', zh: '未显示：{parts}。查看全部：{seeAll}' },
+  moreEntries: { en: '{n} more entries', zh: '另外 {n} 个条目' },
+  moreSteps: { en: '{n} more steps of entries shown', zh: '已列条目的另外 {n} 个步骤' },
+  moreErrors: { en: '{n} more unrecognized errors', zh: '另外 {n} 个未识别的错误' },
+  moreSections: { en: 'every step across entries, the learned step orders, cases per week', zh: '不分条目的步骤统计、学到的步骤顺序、每周问题数' },
+  comma: { en: ', ', zh: '、' },
+  colon: { en: ': ', zh: '：' },
+};
+
+const fill = (text: Text, lang: Lang, values: Record<string, string | number> = {}) =>
+  text[lang].replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A step's fix rate with the counts it comes from: "Lower the resolution — fixed 12 of 40 tried (30%), offered 60". */
+export function fixRate(name: string, st: Pick<FunnelStep, 'offered' | 'tried' | 'fixed'>, lang: Lang): string {
+  if (!st.tried) return fill(T.untried, lang, { step: name, offered: st.offered });
+  return fill(T.step, lang, { step: name, fixed: st.fixed, tried: st.tried, rate: `${Math.round((st.fixed / st.tried) * 100)}%`, offered: st.offered });
+}
+
+export interface TextOptions {
+  lang: Lang;
+  names: Names;
+  /** Every figure, titles followed by their ids; otherwise one screen. */
+  all?: boolean;
+  /** How this face asks for everything (`comfyoom stats --all`), named in a short report's last line. */
+  seeAll: string;
+}
+
+export function statsText(s: Stats, { lang, names, all = false, seeAll }: TextOptions): string {
+  const entry = (id: string) => (all ? `${names.entry(id)} (${id})` : names.entry(id));
+  const stepName = (id: string) => (all ? `${names.step(id)} (${id})` : names.step(id));
+  const top = <X>(xs: readonly X[], n: number) => (all ? xs : xs.slice(0, n));
+  const stepLine = (st: FunnelStep) => `${fixRate(stepName(st.step), st, lang)}${all ? fill(T.stepMore, lang, { assumed: st.assumed, movedOn: st.movedOn }) : ''}`;
+  const out: string[] = [];
+
+  const where = [s.scope.platform, s.scope.server && fill(T.server, lang, { server: s.scope.server })].filter(Boolean).join(' ');
+  out.push(fill(T.cases, lang, { cases: s.cases, where: where ? fill(T.where, lang, { where }) : '', since: s.since ? fill(T.since, lang, { date: day(s.since) }) : '' }));
+  out.push(fill(T.outcomes, lang, Object.fromEntries(Object.entries(s.shares).map(([k, v]) => [k, pct(v)]))));
+  const doubted = top(s.misdiagnosed.byEntry, GLANCE.misdiagnosed).map((e) => `${e.cases} × ${entry(e.entry)}`);
+  out.push(fill(T.misdiagnosed, lang, { cases: s.misdiagnosed.cases, share: pct(s.misdiagnosed.share), entries: doubted.length ? `: ${doubted.join(', ')}` : '' }));
+  const recent = top(s.misdiagnosed.recent, GLANCE.misdiagnosed);
+  if (recent.length) out.push(fill(T.recent, lang, { cases: recent.map((r) => `${r.caseId}: ${entry(r.doubted)} -> ${entry(r.now)}`).join(', ') }));
+  out.push(fill(T.median, lang, { steps: s.medianStepsToResolution ?? '-', minutes: s.medianMinutesToResolution ?? '-' }));
+  out.push(fill(T.asked, lang, { cases: s.questions.casesAsked, s: s.questions.casesAsked === 1 ? '' : 's' }));
+  for (const q of s.questions.byQuestion) {
+    const answers = Object.entries(q.answers).map(([choice, n]) => `${choice === ('unknown' satisfies Choice) ? T.dontKnow[lang] : choice} ${n}`);
+    out.push(fill(T.question, lang, { question: T.questions[q.question][lang], asked: q.asked, answers: [...answers, `${T.unanswered[lang]} ${q.unanswered}`].join(' · '), typed: q.typed }));
+  }
+
+  // Entries as cases ended, then those whose steps were offered only to cases that went on as another.
+  const funnels = new Map(s.funnel.map((f) => [f.entry, f.steps]));
+  const rows = [
+    ...s.entries.map((e) => ({ ...e, steps: funnels.get(e.entry) ?? [] })),
+    ...s.funnel.filter((f) => !s.entries.some((e) => e.entry === f.entry)).map((f) => ({ entry: f.entry, category: '', cases: 0, resolvedConfirmed: 0, resolvedAssumed: 0, escalated: 0, abandoned: 0, steps: f.steps })),
+  ];
+  const shown = top(rows, GLANCE.entries);
+  let stepsLeft = 0;
+  if (shown.length) out.push('', T.entries[lang]);
+  for (const e of shown) {
+    const category = all && e.category ? ` [${e.category}]` : '';
+    out.push(`  ${String(e.cases).padStart(5)}  ${entry(e.entry)}${category}${T.colon[lang]}${e.resolvedConfirmed} / ${e.resolvedAssumed} / ${e.escalated} / ${e.abandoned}`);
+    const steps = top(e.steps, GLANCE.steps);
+    stepsLeft += e.steps.length - steps.length;
+    for (const st of steps) out.push(`           ${stepLine(st)}`);
+  }
+
+  if (all && s.steps.length) {
+    out.push('', T.steps[lang]);
+    for (const st of s.steps) out.push(`  ${stepLine({ step: st.step, offered: st.reached, tried: st.tried, fixed: st.resolvedConfirmed, assumed: st.resolvedAssumed, movedOn: st.movedOn })}`);
+  }
+  if (all && s.learned?.length) {
+    out.push('', T.learned[lang]);
+    for (const l of s.learned) {
+      out.push(fill(T.learnedEntry, lang, { entry: entry(l.entry), state: T.modes[l.mode][lang], confirmed: l.confirmed, es: l.confirmed === 1 ? '' : 'es', same: sameOrder(l) ? T.sameOrder[lang] : '' }));
+      l.steps.forEach((st, i) => {
+        const held = st.held === 'pin' ? T.pinned[lang] : st.held === 'rule' ? T.kept[lang] : '';
+        out.push(`    ${String(i + 1).padStart(2)}. ${pct(st.chance).padStart(6)}  kb #${st.kbPlace + 1}  ${st.tried} / ${st.fixed}  ${stepName(st.step)}${held}`);
+      });
+    }
+  }
+  if (all && s.weeks.length) {
+    out.push('', T.weeks[lang]);
+    for (const w of s.weeks) {
+      const counts = OUTCOMES.map((o) => w[o]);
+      out.push(`  ${w.week}  ${String(counts.reduce((n, c) => n + c, 0)).padStart(6)}: ${counts.join(' / ')}`);
+    }
+  }
+
+  const errors = top(s.unrecognized, GLANCE.errors);
+  if (errors.length) out.push('', T.unrecognized[lang]);
+  for (const u of errors) {
+    out.push(`  ${String(u.cases).padStart(5)}  ${u.fingerprint}  ${entry(u.entry)}  ${(u.example ?? '').slice(0, 100)}`);
+    if (all) out.push(fill(T.perWeek, lang, { weeks: u.weeks.map((w) => `${w.week} ${w.cases}`).join(', ') }));
+  }
+
+  if (!all && s.cases) {
+    const parts = [
+      rows.length > shown.length && fill(T.moreEntries, lang, { n: rows.length - shown.length }),
+      stepsLeft > 0 && fill(T.moreSteps, lang, { n: stepsLeft }),
+      s.unrecognized.length > errors.length && fill(T.moreErrors, lang, { n: s.unrecognized.length - errors.length }),
+      T.moreSections[lang],
+    ].filter((p): p is string => Boolean(p));
+    out.push('', fill(T.more, lang, { parts: parts.join(T.comma[lang]), seeAll }));
+  }
+  return out.join('\n');
+}
+
+const sameOrder = (l: LearnedOrder) => l.learned.every((s, i) => s === l.kb[i]);
