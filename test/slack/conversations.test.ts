@@ -116,6 +116,7 @@ describe('one case per thread and per message (rows 1, 2)', () => {
     const view = (await fake.waitFor((c) => c.method === 'views.open')).args.view;
     const submit = { type: 'view_submission', team: { id: 'T0TEAM' }, user: { id: ALICE }, api_app_id: 'A0FAKE', token: 't', trigger_id: 'x', view: { ...view, id: 'V0MODAL', state: { values: { log: { text: { type: 'plain_text_input', value: KSAMPLER } } } }, hash: 'h' } };
     await Promise.all([post(bot, interactive(submit), 'form'), post(bot, interactive(submit), 'form')]);
+    await until(() => cases().length > 0, 'the case');
     await settle(fake);
     expect(cases()).toHaveLength(1);
   });
