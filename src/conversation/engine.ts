@@ -292,7 +292,8 @@ export class Engine {
    */
   async posted(origin: Origin, inbound: Inbound): Promise<Message[]> {
     const text = inbound.text ?? '';
-    const logFile = inbound.attachments?.some((a) => /\.(txt|log)$/i.test(a.name)) ?? false;
+    // A zip or .gz is most often the Desktop app's logs folder, sent as the log itself.
+    const logFile = inbound.attachments?.some((a) => /\.(txt|log)$/i.test(a.name) || kindOf(a) === 'archive') ?? false;
     const looksLikeLog = async () => logFile || (await this.looksLikeLog(text));
     if (origin.thread !== undefined) {
       const caseId = await this.store.caseInThread(origin.platform, origin.thread);
