@@ -93,16 +93,16 @@ export const postgresDialect: Dialect = {
  * How long a statement waits for another process's lock before the store gives up. Waiting costs
  * the event loop nothing (see the driver), so it can outlast another process's long transaction.
  */
-export const LOCK_WAIT_MS = 60_000;
+const LOCK_WAIT_MS = 60_000;
 
 const isBusy = (e: unknown) => /^SQLITE_(BUSY|LOCKED)/.test((e as { code?: string } | null)?.code ?? '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Turns at a file for this process's connections to it. SQLite waits for another connection's
- * lock by blocking its thread, so a connection of this thread that waited for one whose
- * transaction is between two awaits would stop the very event loop that transaction needs to
- * finish: one query or transaction at a time per file in a process, whatever the connection.
+ * Turns at a file for this process's connections to it: a transaction keeps its connection across
+ * its awaits, and a statement of another caller between them would join that transaction. One
+ * query or transaction at a time per file in a process, whatever the connection; waits for another
+ * process's lock happen in executeQuery, between timers.
  */
 const turns = new Map<string, { tail: Promise<void> }>();
 
