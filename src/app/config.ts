@@ -2,6 +2,7 @@
 // instead of a silent misbehaviour. `.env.example` lists every variable.
 import { z } from 'zod';
 import { parseAdaptive, type AdaptiveSetting } from '../learn/index.ts';
+import type { Lang } from '../i18n/messages.ts';
 
 const ids = z
   .string()
@@ -67,6 +68,9 @@ const Settings = z.object({
     .optional()
     .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
 
+  /** The language of every server and workspace whose admins chose none, when a user's words and locale do not tell; unset: English. */
+  COMFYOOM_LANGUAGE: z.enum(['en', 'zh'], { error: 'COMFYOOM_LANGUAGE must be en or zh (unset: English unless the user writes Chinese)' }).optional(),
+
   /** The operations port (/healthz, /metrics); off when unset. */
   COMFYOOM_HTTP_PORT: z
     .string()
@@ -117,6 +121,8 @@ const Settings = z.object({
   /** Slack's Web API: https://slack-gov.com/api/ for a GovSlack workspace; unset, https://slack.com/api/. */
   SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'SLACK_API_URL must be an http(s) URL such as https://slack-gov.com/api/' }).optional(),
   SLACK_PORT: positive('SLACK_PORT', 3000),
+  /** Channels where ComfyOOM offers help when someone posts an OOM traceback (off when empty). */
+  SLACK_WATCH_CHANNELS: ids,
   /** Slack user ids that may answer anyone's buttons. */
   SLACK_HELPERS: ids,
   /** Slack user ids that may see /comfyoom stats. */
@@ -151,6 +157,8 @@ export interface Config {
   retentionDays: number;
   ratePerMinute: number;
   adaptive: AdaptiveSetting;
+  /** COMFYOOM_LANGUAGE: the places' default language, until their admins choose one. */
+  language?: Lang;
   log: { level: LogLevel; format?: LogFormat };
   /** The operations port; port 0 takes any free one (tests). */
   http?: { port: number; host: string };
@@ -173,6 +181,7 @@ export interface Config {
     /** Slack's Web API base URL when it is not https://slack.com/api/ (GovSlack). */
     apiUrl?: string;
     port: number;
+    watchChannels?: string[];
     helpers: string[];
     admins: string[];
     helperGroup?: string;
@@ -200,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.COMFYOOM_RETENTION_DAYS,
     ratePerMinute: e.COMFYOOM_RATE_PER_MINUTE,
     adaptive: e.COMFYOOM_ADAPTIVE,
+    ...(e.COMFYOOM_LANGUAGE ? { language: e.COMFYOOM_LANGUAGE } : {}),
     log: { level: e.COMFYOOM_LOG_LEVEL, ...(e.COMFYOOM_LOG_FORMAT ? { format: e.COMFYOOM_LOG_FORMAT } : {}) },
     ...(e.COMFYOOM_HTTP_PORT !== undefined ? { http: { port: e.COMFYOOM_HTTP_PORT, host: e.COMFYOOM_HTTP_HOST } } : {}),
     ...(e.DISCORD_TOKEN
@@ -225,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ...(e.SLACK_SIGNING_SECRET ? { signingSecret: e.SLACK_SIGNING_SECRET } : {}),
             ...(e.SLACK_API_URL ? { apiUrl: e.SLACK_API_URL } : {}),
             port: e.SLACK_PORT,
+            watchChannels: e.SLACK_WATCH_CHANNELS,
             helpers: e.SLACK_HELPERS,
             admins: e.SLACK_ADMINS,
             ...(e.SLACK_HELPER_GROUP ? { helperGroup: e.SLACK_HELPER_GROUP } : {}),

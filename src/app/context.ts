@@ -5,6 +5,8 @@ import { kbDir } from '../kb/cache.ts';
 import { loadKb } from '../kb/load.ts';
 import { CaseStore } from '../store/cases.ts';
 import { openStore } from '../store/open.ts';
+import { SettingsStore } from '../store/settings.ts';
+import { Settings } from '../settings/settings.ts';
 import type { Sql } from '../store/sql.ts';
 import type { Config } from './config.ts';
 import { OcrPool } from '../ingest/ocr.ts';
@@ -22,7 +24,7 @@ export interface AppContext {
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl'>>, o: { pool?: boolean; warmOcr?: boolean; instruments?: Instruments } = {}): Promise<AppContext> {
+export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl' | 'language'>>, o: { pool?: boolean; warmOcr?: boolean; instruments?: Instruments } = {}): Promise<AppContext> {
   const measure = o.instruments ?? unmeasured;
   const kb = loadKb(kbDir());
   const db = await openStore({ db: resolve(config.db), databaseUrl: config.databaseUrl });
@@ -32,7 +34,7 @@ export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMin
   // at its first screenshot, and a shard manager that only keeps house never (about 250 MB saved).
   const ocr = new OcrPool(pool ? { prepare: pool.prepareForOcr } : {});
   if (o.warmOcr) void ocr.warm();
-  const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}) });
+  const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}), settings: new Settings(new SettingsStore(db), config.language ? { language: config.language } : {}) });
   return {
     db,
     store,

@@ -26,6 +26,8 @@ import { Pace, weightOf, type Lane } from './pace.ts';
 import { isSentence, pressesFor, replyReader, type ReplyReader } from './replies.ts';
 import { factsForStorage, shownDiagnosis, storedPaste } from './storable.ts';
 import { C } from './strings.ts';
+import { Settings } from '../settings/settings.ts';
+import { SettingsStore } from '../store/settings.ts';
 
 export interface Origin {
   platform: string;
@@ -36,8 +38,10 @@ export interface Origin {
   locale?: string;
   /** Moderators may answer any case's buttons. */
   moderator?: boolean;
-  /** A language the user chose explicitly; otherwise the locale or the paste decides. */
+  /** A language the user chose explicitly; otherwise the paste, the locale, then the place's default decide. */
   lang?: Lang;
+  /** The place's default language (its settings), filled in by the engine. */
+  placeLang?: Lang;
   /**
    * The conversation a case from here runs in, when it is known before anything is posted (a
    * Discord thread, forum post or DM, a Slack thread): it holds one open case at most.
@@ -83,6 +87,8 @@ export interface EngineOptions {
   readPaste?: PasteReader;
   /** COMFYOOM_ADAPTIVE: whether step orders are learned from recorded outcomes (default auto). */
   adaptive?: AdaptiveSetting;
+  /** Places' settings (default: stored beside the cases, with no defaults of the bot's). */
+  settings?: Settings;
 }
 
 /** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
@@ -101,10 +107,15 @@ interface Classified {
   oom: boolean;
 }
 
-export const langFor = (locale: string | undefined, text: string): Lang => (locale?.toLowerCase().startsWith('zh') ? 'zh' : detectLang(text));
+/** The user's own words first, then their locale when it is a language the bot speaks, then `fallback`. */
+export function langFor(locale: string | undefined, text: string, fallback: Lang = 'en'): Lang {
+  const l = locale?.toLowerCase();
+  if (detectLang(text) === 'zh' || l?.startsWith('zh')) return 'zh';
+  return l?.startsWith('en') ? 'en' : fallback;
+}
 /** Traditional-Chinese locales get Simplified Chinese, and are told so. */
 const TRADITIONAL = /^zh[-_](tw|hk|mo|hant)/i;
-export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text);
+export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text, origin.placeLang);
 
 /** Same error, same fingerprint: digits, hex and paths do not make an error new. */
 export function fingerprint(d: Diagnosis): string {
@@ -142,6 +153,8 @@ export class Engine {
   private readonly readPaste: PasteReader;
   /** Orders each case's steps from the outcomes recorded so far (src/learn). */
   readonly learner: Learner;
+  /** What each place's admins set (src/settings). */
+  readonly settings: Settings;
   /** Recent paste times per platform user, for the rate limits (kept in memory: they protect the bot, not a record). */
   private readonly recent = new Map<string, number[]>();
   /** A wipe held back by another connection's older snapshot, tried again until it completes (see wipe). */
@@ -164,6 +177,13 @@ export class Engine {
     if (o.ocr) this.ocr = o.ocr;
     this.readPaste = o.readPaste ?? httpPasteReader();
     this.learner = new Learner(o.store.sql, o.kb, o.adaptive ?? 'auto');
+    this.settings = o.settings ?? new Settings(new SettingsStore(o.store.sql));
+  }
+
+  /** The origin with its place's default language, for the words and locale that do not tell. */
+  private async placed(origin: Origin): Promise<Origin> {
+    const placeLang = (await this.settings.of(origin.platform, origin.server)).language;
+    return placeLang ? { ...origin, placeLang } : origin;
   }
 
   /**
@@ -257,6 +277,7 @@ export class Engine {
    * new log in an open one. Files that cannot be read are reported, the rest is diagnosed.
    */
   async receive(origin: Origin, inbound: Inbound, caseId?: string): Promise<Message[]> {
+    origin = await this.placed(origin);
     const early = langOf(origin, inbound.text ?? '');
     // A source that opened a case already (a double click, a retry) is answered before any work.
     const opened = !caseId && origin.source !== undefined ? await this.store.fromSource(origin.platform, origin.source) : undefined;
@@ -291,6 +312,7 @@ export class Engine {
    * anyone else's messages, get nothing.
    */
   async posted(origin: Origin, inbound: Inbound): Promise<Message[]> {
+    origin = await this.placed(origin);
     const text = inbound.text ?? '';
     // A zip or .gz is most often the Desktop app's logs folder, sent as the log itself.
     const logFile = inbound.attachments?.some((a) => /\.(txt|log)$/i.test(a.name) || kindOf(a) === 'archive') ?? false;
@@ -337,6 +359,7 @@ export class Engine {
 
   /** The "open my own case" button: the draft becomes a case of its own, in a new thread the adapter opens. */
   async openDraft(buttonId: string, origin: Origin): Promise<Message[]> {
+    origin = await this.placed(origin);
     const id = buttonId.slice(DRAFT_PREFIX.length);
     const draft = buttonId.startsWith(DRAFT_PREFIX) ? await this.store.takeDraft(id, origin.platform, origin.user) : undefined;
     if (!draft) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.draftGone[langOf(origin, '')] }] }];
@@ -400,6 +423,7 @@ export class Engine {
 
   /** Diagnoses a paste and opens a case that walks its owner through the plan. */
   async open(origin: Origin, text: string): Promise<Message[]> {
+    origin = await this.placed(origin);
     const lang = langOf(origin, text);
     const problem = this.checkPaste(text, lang);
     if (problem) return [problem];
@@ -449,6 +473,7 @@ export class Engine {
 
   /** A button press, from anyone; the machine decides whether it counts. */
   async press(buttonId: string, origin: Origin): Promise<Message[]> {
+    origin = await this.placed(origin);
     const choice = parseButtonId(buttonId);
     const found = choice && (await this.store.get(choice.caseId));
     if (!choice || !found) {
@@ -518,6 +543,7 @@ export class Engine {
 
   /** A new log pasted into an open case. */
   async paste(caseId: string, text: string, origin: Origin): Promise<Message[]> {
+    origin = await this.placed(origin);
     const found = await this.store.get(caseId);
     if (!found) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.rejected.unexpected[langOf(origin, text)] }] }];
     const problem = this.checkPaste(text, found.state.lang);
@@ -758,6 +784,7 @@ export class Engine {
 
   /** `forget`, first step: what would go, and the buttons to confirm or cancel. */
   async forgetPrompt(origin: Origin): Promise<Message[]> {
+    origin = await this.placed(origin);
     const lang = langOf(origin, '');
     const n = await this.store.countOf(origin.user, origin.platform);
     const say = (text: string) => text.replace('{n}', String(n)).replace('{platform}', PLATFORM_NAMES[origin.platform] ?? origin.platform);
@@ -780,6 +807,7 @@ export class Engine {
    * takes longer the larger the database: adapters acknowledge first.
    */
   async forget(buttonId: string, origin: Origin): Promise<Message[]> {
+    origin = await this.placed(origin);
     const lang = langOf(origin, '');
     if (buttonId !== `${FORGET_PREFIX}yes`) return [{ ephemeral: true, blocks: [{ kind: 'text', text: C.forgetCancelled[lang] }] }];
     const n = await this.store.deleteUser(origin.user, origin.platform);
@@ -841,7 +869,7 @@ export class Engine {
     // Lines shown keep the flags the user added at steps they carried out.
     const kept = facts ? flagsApplied(state.tried, facts, this.kb) : [];
     const planned = new Map((entry && facts ? planSteps(entry, facts, this.kb, entry.steps, kept).steps : []).map((s) => [s.id, s]));
-    return renderReplies(replies, {
+    const messages = renderReplies(replies, {
       kb: this.kb,
       state,
       ...(row ? { platform: row.platform } : {}),
@@ -850,6 +878,10 @@ export class Engine {
       ...(pasted ? { newDiagnosis: { diagnosis: pasted.diagnosis, plan: pasted.plan } } : {}),
       learned: await this.learner.record(state.plan.entry),
     });
+    // The hand-over names the helpers of the case's place, as its admins set them.
+    if (!row?.server || !messages.some((m) => m.pingHelpers)) return messages;
+    const helpers = (await this.settings.of(row.platform, row.server)).helpers;
+    return helpers ? messages.map((m) => (m.pingHelpers ? { ...m, helpers } : m)) : messages;
   }
 }
 

@@ -33,6 +33,8 @@ export interface Message {
   files?: { name: string; content: string }[];
   /** The hand-over when the steps run out: the one message that may notify the helpers. */
   pingHelpers?: true;
+  /** Who the hand-over notifies there: the place's helper role (Discord) or user group (Slack). */
+  helpers?: string;
   /** The diagnosis that opens a new case: adapters grow the case's thread from it. */
   opens?: true;
   /** Where the case this message points to runs, for the adapter to link to (its own link syntax). */

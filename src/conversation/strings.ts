@@ -35,6 +35,17 @@ export const C = {
     zh: '已删除 {n} 个问题记录和你的回答。另一个程序仍在读取数据库的旧副本，所以它们的最后痕迹暂时留在数据库日志里，等它读完我会自动清除，你无需再操作。',
   },
   forgetCancelled: { en: 'Nothing was deleted.', zh: '没有删除任何内容。' },
+  /** Watch mode's quiet offer under an error someone posted, and its button (only theirs, or a moderator's). */
+  watchOffer: {
+    en: 'That looks like a ComfyUI out-of-memory error. Want me to walk you through fixing it?',
+    zh: '这看起来是 ComfyUI 的内存不足错误。需要我一步步帮你解决吗？',
+  },
+  watchButton: { en: 'Diagnose it', zh: '帮我诊断' },
+  offerNotYours: { en: 'This offer is for the person who posted the error (or a moderator).', zh: '这个按钮是给发出报错的人（或管理员）用的。' },
+  optedOut: {
+    en: "This channel's admins turned me off here. Send me the log in a direct message, or use another channel.",
+    zh: '管理员在这个频道关闭了我。请私信我发送日志，或换一个频道。',
+  },
   storeDown: {
     en: 'My database failed just now, so this was not saved. Please try again in a few minutes; your case is kept as it was before.',
     zh: '我的数据库刚才出错了，所以这次操作没有保存。请过几分钟再试；你的问题记录保持在这之前的状态。',

@@ -29,12 +29,31 @@ describe('command definitions', () => {
     for (const c of commandDefinitions() as any[]) {
       expect(c.name_localizations?.['zh-CN'], c.name).toBeTruthy();
       if (c.type === ApplicationCommandType.ChatInput || c.type === undefined) expect(c.description_localizations?.['zh-CN'], c.name).toMatch(/[\u4e00-\u9fff]/);
-      for (const o of c.options ?? []) {
-        expect(o.name_localizations?.['zh-CN'], `${c.name} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
-        expect(o.description_localizations?.['zh-CN'], `${c.name} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
-        for (const choice of o.choices ?? []) expect(choice.name_localizations?.['zh-CN'], choice.value).toMatch(/[\u4e00-\u9fff]/);
-      }
+      // Subcommands and their groups hold options of their own, checked as deep as they go.
+      const check = (options: any[], path: string) => {
+        for (const o of options) {
+          expect(o.name_localizations?.['zh-CN'], `${path} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
+          expect(o.description_localizations?.['zh-CN'], `${path} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
+          for (const choice of o.choices ?? []) expect(choice.name_localizations?.['zh-CN'], choice.value).toMatch(/[\u4e00-\u9fff]/);
+          check(o.options ?? [], `${path} ${o.name}`);
+        }
+      };
+      check(c.options ?? [], c.name);
     }
+  });
+
+  it('limits /comfyoom-config to server admins (Manage Server), in servers, with a subcommand per setting', () => {
+    const config = (commandDefinitions() as any[]).find((c) => c.name === COMMAND.config);
+    expect(config).toMatchObject({ contexts: [0], default_member_permissions: String(PermissionFlagsBits.ManageGuild) });
+    expect(config.options.map((o: any) => [o.name, o.type])).toEqual([
+      ['show', ApplicationCommandOptionType.Subcommand],
+      ['helpers', ApplicationCommandOptionType.Subcommand],
+      ['watch', ApplicationCommandOptionType.SubcommandGroup],
+      ['opt-out', ApplicationCommandOptionType.SubcommandGroup],
+      ['digest', ApplicationCommandOptionType.Subcommand],
+      ['language', ApplicationCommandOptionType.Subcommand],
+      ['reset', ApplicationCommandOptionType.Subcommand],
+    ]);
   });
 
   it('adds /comfyoom-forget for anyone, in servers and DMs', () => {
@@ -80,9 +99,9 @@ describe('scripts/register-commands.ts', () => {
   });
   const token = `${Buffer.from(BOT).toString('base64')}.GhJkLm.${'x'.repeat(38)}`;
 
-  it('registers all five commands to one server, with the application id from Discord', async () => {
+  it('registers all six commands to one server, with the application id from Discord', async () => {
     const r = await registerCommands({ token, guildId: GUILD, api: fake.api });
-    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'comfyoom-forget', 'comfyoom-relabel', 'Diagnose with ComfyOOM'] });
+    expect(r).toEqual({ applicationId: BOT, scope: 'guild', names: ['comfyoom', 'comfyoom-stats', 'comfyoom-forget', 'comfyoom-relabel', 'Diagnose with ComfyOOM', 'comfyoom-config'] });
     const put = await fake.waitFor((c) => c.method === 'PUT');
     expect(put.path).toBe(`/applications/${BOT}/guilds/${GUILD}/commands`);
     expect(put.auth).toBe(`Bot ${token}`);
@@ -107,7 +126,7 @@ describe('scripts/register-commands.ts', () => {
       expect(await main({ DISCORD_TOKEN: 'short' })).toBe(1);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/DISCORD_TOKEN looks too short/);
       expect(await main({ DISCORD_TOKEN: token, DISCORD_GUILD_ID: GUILD }, fake.api)).toBe(0);
-      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "comfyoom-forget", "comfyoom-relabel", "Diagnose with ComfyOOM" in server/);
+      expect(String(out.mock.calls.at(-1)?.[0])).toMatch(/registered "comfyoom", "comfyoom-stats", "comfyoom-forget", "comfyoom-relabel", "Diagnose with ComfyOOM", "comfyoom-config" in server/);
     } finally {
       err.mockRestore();
       out.mockRestore();

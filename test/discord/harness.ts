@@ -54,6 +54,8 @@ export interface SetupOptions {
   channels?: ApiChannel[];
   /** Extra guild roles (the bot's managed role). */
   roles?: Record<string, unknown>[];
+  /** More servers the bot is in, with their channels. */
+  guilds?: { id: string; channels: ApiChannel[] }[];
   /** Where the engine's heavy work runs (default: inline). */
   work?: Work;
   /** The store's database (default: the SQLite file `db` of the harness). */
@@ -74,6 +76,7 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
       ...(opts.channels ?? []),
     ],
     ...(opts.roles ? { roles: opts.roles } : {}),
+    ...(opts.guilds ? { guilds: opts.guilds } : {}),
   });
   const logs: string[] = [];
   const start = async (db: Db) => {
@@ -115,19 +118,21 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
 /** What the builders need: the fake they send through (the guild comes from the channel). */
 type Fake = Pick<Harness, 'fake'>;
 
-const member = (u: User, moderator = false) => ({
+const member = (u: User, moderator = false, admin = false) => ({
   user: { ...u, discriminator: '0', global_name: u.username, avatar: null },
   roles: [],
   joined_at: '2024-01-01T00:00:00.000Z',
   deaf: false,
   mute: false,
   flags: 0,
-  permissions: String(moderator ? MEMBER_PERMS | PermissionFlagsBits.ManageMessages : MEMBER_PERMS),
+  permissions: String((moderator ? MEMBER_PERMS | PermissionFlagsBits.ManageMessages : MEMBER_PERMS) | (admin ? PermissionFlagsBits.ManageGuild : 0n)),
 });
 
-interface Common {
+export interface Common {
   user?: User;
   moderator?: boolean;
+  /** Manage Server: the server's admins. */
+  admin?: boolean;
   /** The member's roles in the guild. */
   roles?: string[];
   channel?: string;
@@ -135,7 +140,7 @@ interface Common {
   appPermissions?: bigint;
 }
 
-function interaction(h: Fake, type: number, data: unknown, c: Common, extra: Record<string, unknown> = {}) {
+export function interaction(h: Fake, type: number, data: unknown, c: Common, extra: Record<string, unknown> = {}) {
   const id = snowflake();
   const channel = h.fake.channels.get(c.channel ?? HELP)!;
   const guild = channel.guild_id ?? GUILD;
@@ -147,7 +152,7 @@ function interaction(h: Fake, type: number, data: unknown, c: Common, extra: Rec
     guild_id: guild,
     channel,
     channel_id: channel.id,
-    member: { ...member(c.user ?? ALICE, c.moderator), ...(c.roles ? { roles: c.roles } : {}) },
+    member: { ...member(c.user ?? ALICE, c.moderator, c.admin), ...(c.roles ? { roles: c.roles } : {}) },
     locale: c.locale ?? 'en-US',
     guild_locale: 'en-US',
     app_permissions: String(c.appPermissions ?? BOT_PERMISSIONS),

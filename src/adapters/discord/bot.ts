@@ -54,12 +54,13 @@ function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
     allowedMentions: NO_PINGS,
     rest: { agent: restAgent(), ...(opts.api ? { api: opts.api } : {}) },
   });
+  // The environment's choices hold in every server whose admins have not made their own.
+  const { helperRole, watchChannels, digestChannel } = opts.config;
+  opts.engine.settings.setDefaults('discord', { watch: watchChannels, ...(helperRole ? { helpers: helperRole } : {}), ...(digestChannel ? { digest: digestChannel } : {}) });
   const handlers = new Handlers({
     client,
     engine: opts.engine,
-    watchChannels: opts.config.watchChannels,
     messageContent,
-    ...(opts.config.helperRole ? { helperRole: opts.config.helperRole } : {}),
     solvedTag: opts.config.solvedTag,
     archiveAfterMs: opts.archiveAfterMs ?? 60_000,
     log: opts.log,
@@ -68,10 +69,10 @@ function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
 }
 
 /** What the housekeeping asks of Discord: posting where a case lives, and the weekly digest. */
-const housekeeping = (opts: DiscordOptions, handlers: Handlers): Pick<RunningAdapter, 'platform' | 'deliver' | 'digest'> => ({
+const housekeeping = (handlers: Handlers): Pick<RunningAdapter, 'platform' | 'deliver' | 'digest'> => ({
   platform: 'discord',
   deliver: (row, messages) => handlers.deliver(row, messages),
-  ...(opts.config.digestChannel ? { digest: () => handlers.postDigest(opts.config.digestChannel!) } : {}),
+  digest: () => handlers.postDigests(),
 });
 
 /**
@@ -82,7 +83,7 @@ const housekeeping = (opts: DiscordOptions, handlers: Handlers): Pick<RunningAda
 export function restDiscord(opts: Omit<DiscordOptions, 'admit'>): RunningDiscord {
   const { client, handlers } = wire(opts);
   client.rest.setToken(opts.config.token);
-  return { ...housekeeping(opts, handlers), client, stop: () => client.destroy() };
+  return { ...housekeeping(handlers), client, stop: () => client.destroy() };
 }
 
 export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord> {
@@ -112,7 +113,7 @@ export async function startDiscord(opts: DiscordOptions): Promise<RunningDiscord
   }
 
   return {
-    ...housekeeping(opts, handlers),
+    ...housekeeping(handlers),
     client,
     problem: () => (client.ws.shards.size && client.ws.shards.every((s) => s.status === Status.Ready) ? undefined : `gateway not connected (${client.ws.shards.map((s) => Status[s.status]).join(', ') || 'no shard'})`),
     stop: () => client.destroy(),

@@ -2,11 +2,13 @@
 // tests route on the same names.
 import {
   ApplicationCommandType,
+  ChannelType,
   ApplicationIntegrationType,
   ContextMenuCommandBuilder,
   InteractionContextType,
   PermissionFlagsBits,
   SlashCommandBuilder,
+  type SlashCommandSubcommandGroupBuilder,
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { COMMAND_TEXT as T } from './strings.ts';
@@ -17,6 +19,7 @@ export const COMMAND = {
   // Discord commands take options or subcommands, not both: forget has a command of its own.
   forget: 'comfyoom-forget',
   relabel: 'comfyoom-relabel',
+  config: 'comfyoom-config',
   contextMenu: T.contextMenu.en,
 } as const;
 
@@ -95,5 +98,52 @@ export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
     .setNameLocalizations(zh(T.contextMenu))
     .setType(ApplicationCommandType.Message);
 
-  return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), relabel.toJSON(), contextMenu.toJSON()];
+  return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), relabel.toJSON(), contextMenu.toJSON(), configCommand().toJSON()];
+}
+
+/** Where the bot can read and post: text, announcement and forum channels. */
+const CHANNELS = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildForum] as const;
+
+/** The settings subcommands' names, as the handler routes on them. */
+export const CONFIG = { show: 'show', helpers: 'helpers', watch: 'watch', optOut: 'opt-out', add: 'add', remove: 'remove', digest: 'digest', language: 'language', reset: 'reset' } as const;
+
+/** A server's settings, by its admins (Manage Server): in servers only. */
+function configCommand() {
+  const named = <B extends { setName(n: string): B; setNameLocalizations(l: Record<string, string>): B; setDescription(d: string): B; setDescriptionLocalizations(l: Record<string, string>): B }>(b: B, name: Text, description: Text) =>
+    b.setName(name.en).setNameLocalizations(zh(name)).setDescription(description.en).setDescriptionLocalizations(zh(description));
+  const channelList = (name: Text, description: Text) => (g: SlashCommandSubcommandGroupBuilder) =>
+    named(g, name, description)
+      .addSubcommand((c) => named(c, T.addName, T.add).addChannelOption((o) => named(o, T.channelName, T.channel).addChannelTypes(...CHANNELS).setRequired(true)))
+      .addSubcommand((c) => named(c, T.removeName, T.remove).addChannelOption((o) => named(o, T.channelName, T.channel).addChannelTypes(...CHANNELS).setRequired(true)));
+  return new SlashCommandBuilder()
+    .setContexts(InteractionContextType.Guild)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+    .setName(COMMAND.config)
+    .setNameLocalizations(zh(T.configName))
+    .setDescription(T.config.en)
+    .setDescriptionLocalizations(zh(T.config))
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .addSubcommand((c) => named(c, T.showName, T.show))
+    .addSubcommand((c) => named(c, T.helpersName, T.helpers).addRoleOption((o) => named(o, T.roleName, T.role)))
+    .addSubcommandGroup(channelList(T.watchName, T.watch))
+    .addSubcommandGroup(channelList(T.optOutName, T.optOut))
+    .addSubcommand((c) => named(c, T.digestName, T.digest).addChannelOption((o) => named(o, T.channelName, T.digestChannel).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement)))
+    .addSubcommand((c) =>
+      named(c, T.languageName, T.defaultLanguage).addStringOption((o) =>
+        named(o, T.languageName, T.defaultLanguage)
+          .setRequired(true)
+          .addChoices({ name: 'Automatic', value: 'auto', name_localizations: zh(T.auto) }, { name: 'English', value: 'en', name_localizations: zh(T.english) }, { name: '简体中文', value: 'zh', name_localizations: zh(T.chinese) }),
+      ),
+    )
+    .addSubcommand((c) =>
+      named(c, T.resetName, T.reset).addStringOption((o) =>
+        named(o, T.settingName, T.setting).addChoices(
+          { name: 'helpers', value: 'helpers', name_localizations: zh(T.helpersName) },
+          { name: 'watch', value: 'watch', name_localizations: zh(T.watchName) },
+          { name: 'opt-out', value: 'optOut', name_localizations: zh(T.optOutName) },
+          { name: 'digest', value: 'digest', name_localizations: zh(T.digestName) },
+          { name: 'language', value: 'language', name_localizations: zh(T.languageName) },
+        ),
+      ),
+    );
 }

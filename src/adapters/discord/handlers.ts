@@ -33,7 +33,11 @@ import { langFor, type Engine, type Origin } from '../../conversation/engine.ts'
 import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, showButton, type Message } from '../../conversation/render.ts';
 import type { Attachment, Inbound } from '../../ingest/ingest.ts';
 import type { CaseRow } from '../../store/cases.ts';
-import { COMMAND } from './commands.ts';
+import type { Lang } from '../../i18n/messages.ts';
+import { COMMAND, CONFIG } from './commands.ts';
+import { isOptedOut, isWatched, type Change, type PlaceSettings, type SettingKey } from '../../settings/place.ts';
+import { settingsText, type Mentions } from '../../settings/text.ts';
+import { C } from '../../conversation/strings.ts';
 import { answeredRows, codePayload, codePayloads, NO_PINGS, retiredRows, textPayload, threadName, toPayload, type Payload } from './payload.ts';
 import { D, say } from './strings.ts';
 
@@ -42,11 +46,8 @@ export type Log = (what: string, err?: unknown) => void;
 export interface HandlerDeps {
   client: Client;
   engine: Engine;
-  watchChannels: string[];
   /** Without the Message Content intent, messages that do not mention the bot arrive empty. */
   messageContent: boolean;
-  /** Pinged once, by the hand-over message, when a case runs out of steps. */
-  helperRole?: string;
   /** The forum tag (name or id) a resolved case's forum post gets. */
   solvedTag: string;
   /** How long a resolved case's thread stays open for a last word. */
@@ -126,13 +127,13 @@ async function inTime<T>(work: Promise<T>, ack: () => Promise<unknown>): Promise
 export class Handlers {
   private readonly client: Client;
   private readonly engine: Engine;
-  private readonly watchChannels: Set<string>;
+  /** Each interaction's place settings, read as it arrives (who moderates depends on them). */
+  private readonly places = new WeakMap<Interaction, PlaceSettings>();
   private readonly log: Log;
 
   constructor(private readonly deps: HandlerDeps) {
     this.client = deps.client;
     this.engine = deps.engine;
-    this.watchChannels = new Set(deps.watchChannels);
     this.log = deps.log;
   }
 
@@ -142,7 +143,9 @@ export class Handlers {
     try {
       // Read in its turn (see Engine.turn): a burst of hundreds is acknowledged a few dozen a turn, the event loop free between.
       await this.engine.turn('ack');
+      this.places.set(i, await this.engine.settings.of('discord', i.guildId ?? undefined));
       if (i.isChatInputCommand() && i.commandName === COMMAND.diagnose) await this.onDiagnose(i);
+      else if (i.isChatInputCommand() && i.commandName === COMMAND.config) await this.onConfig(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.stats) await this.onStats(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.relabel) await this.onRelabel(i);
       else if (i.isChatInputCommand() && i.commandName === COMMAND.forget) await this.onForgetCommand(i);
@@ -175,10 +178,10 @@ export class Handlers {
     await (!i.deferred && !i.replied ? i.reply(ephemeral(p)) : i.deferred && !i.replied && !i.isMessageComponent() ? i.editReply(p) : i.followUp(ephemeral(p)));
   }
 
-  /** A moderator of the server the interaction comes from: Manage Messages, or the helper role. */
+  /** A moderator of the server the interaction comes from: Manage Messages, or its helper role. */
   private mayModerate(i: Interaction): boolean {
     if (i.memberPermissions?.has(PermissionFlagsBits.ManageMessages)) return true;
-    const role = this.deps.helperRole;
+    const role = i.inGuild() ? this.places.get(i)?.helpers : undefined;
     const roles = i.member?.roles;
     return !!role && (Array.isArray(roles) ? roles.includes(role) : !!roles?.cache.has(role));
   }
@@ -203,6 +206,7 @@ export class Handlers {
     const language = i.options.getString('language');
     const text = i.options.getString('log') ?? '';
     const file = i.options.getAttachment('file');
+    if (await this.refusedHere(i)) return;
     if (!text.trim() && !file) {
       // A modal must be the first response, so it is shown before anything else.
       await i.showModal(this.modal(i.id, language, i.locale));
@@ -233,6 +237,7 @@ export class Handlers {
 
   private async onContextMenu(i: MessageContextMenuCommandInteraction): Promise<void> {
     const target = i.targetMessage;
+    if (await this.refusedHere(i)) return;
     if (target.author.id === this.client.user?.id) {
       await i.reply(ephemeral(textPayload(say(D.noTraceback, langFor(i.locale, '')))));
       return;
@@ -291,7 +296,7 @@ export class Handlers {
     const [messageId = '', authorId = ''] = i.customId.slice(OFFER_PREFIX.length).split(':');
     const moderator = this.mayModerate(i);
     if (i.user.id !== authorId && !moderator) {
-      await i.reply(ephemeral(textPayload(say(D.offerNotYours, langFor(i.locale, '')))));
+      await i.reply(ephemeral(textPayload(say(C.offerNotYours, langFor(i.locale, '')))));
       return;
     }
     const origin = { ...(authorId === i.user.id ? this.origin(i) : this.origin(i, { user: authorId, locale: undefined, moderator: false })), source: messageId };
@@ -382,14 +387,52 @@ export class Handlers {
     await (i.deferred ? i.editReply(toPayload(message)) : i.reply(ephemeral(toPayload(message))));
   }
 
-  /** The weekly digest, into a moderators' channel: the stats of that channel's server only, in the server's language. */
-  async postDigest(channelId: string): Promise<void> {
+  /**
+   * `/comfyoom-config`: a server's settings, shown or changed by its admins (Manage Server). Checked
+   * here too, not only by the command's default permissions, which a server may open to everyone.
+   */
+  private async onConfig(i: ChatInputCommandInteraction): Promise<void> {
+    const place = this.places.get(i);
+    const lang = langFor(i.locale, '', place?.language);
+    if (!i.inGuild() || !i.memberPermissions.has(PermissionFlagsBits.ManageGuild)) return void (await i.reply(ephemeral(textPayload(say(D.configRefused, lang)))));
+    const change = configChange(i);
+    const now = change ? await inTime(this.engine.settings.change('discord', i.guildId, change), () => i.deferReply({ flags: MessageFlags.Ephemeral })) : place!;
+    const p = textPayload(settingsText(now, lang, DISCORD_MENTIONS, { saved: !!change }));
+    await (i.deferred ? i.editReply(p) : i.reply(ephemeral(p)));
+  }
+
+  /**
+   * Where the server's admins turned the bot off, a command or the message menu is refused
+   * privately; a case that already runs in a thread there goes on.
+   */
+  private async refusedHere(i: ChatInputCommandInteraction | MessageContextMenuCommandInteraction): Promise<boolean> {
+    const place = this.places.get(i);
+    const parent = i.channel?.isThread() ? i.channel.parentId : undefined;
+    if (!place || !isOptedOut(place, i.channelId, parent)) return false;
+    if (parent && (await this.engine.caseIn('discord', i.channelId))) return false;
+    await i.reply(ephemeral(textPayload(C.optedOut[langFor(i.locale, '', place.language)])));
+    return true;
+  }
+
+  /** Each weekly digest: into the channel each server chose (or the bot's default one), that server's stats only. */
+  async postDigests(): Promise<void> {
+    const chosen = (await this.engine.settings.places('discord')).filter((p) => p.settings.digest);
+    for (const { settings } of chosen) await this.postDigest(settings.digest!);
+    const dflt = this.engine.settings.defaultsOf('discord').digest;
+    if (dflt && !chosen.some((p) => p.settings.digest === dflt)) await this.postDigest(dflt);
+  }
+
+  /** One server's digest, in its language, where it goes only if the server still wants it there. */
+  private async postDigest(channelId: string): Promise<void> {
     const channel = await this.client.channels.fetch(channelId, UNCACHED_GUILDS).catch(this.giveUp(`cannot open the digest channel ${channelId}`));
     if (!channel?.isSendable() || !('guildId' in channel) || !channel.guildId) return;
     // Fetched, not read from the cache: a client without a gateway (the shards' manager) has no guilds cached.
     const guild = await this.client.guilds.fetch(channel.guildId).catch(this.giveUp(`cannot read the server of the digest channel ${channelId}`));
     if (!guild) return;
-    const digest = await this.engine.weeklyDigest('discord', guild.id, langFor(guild.preferredLocale, ''));
+    // The bot's default channel belongs to one server; another that named its own, or none, is not posted there.
+    const place = await this.engine.settings.of('discord', guild.id);
+    if (place.digest !== channelId) return;
+    const digest = await this.engine.weeklyDigest('discord', guild.id, place.language ?? langFor(guild.preferredLocale, ''));
     if (digest) await this.safely(`posting the digest in ${channelId}`, () => (channel as SendableChannels).send({ ...codePayload(digest.text), files: [{ attachment: digest.chart, name: 'comfyoom-week.png' }] }));
   }
 
@@ -404,6 +447,11 @@ export class Handlers {
       if (this.toMe(m) && this.engine.takesTime(inboundOf(m))) stopTyping = this.keepTyping(m);
       await this.engine.turn();
       if (!m.inGuild()) return await this.onDirect(m);
+      const place = await this.engine.settings.of('discord', m.guildId);
+      const parent = m.channel.isThread() ? m.channel.parentId : undefined;
+      // Where the admins turned the bot off it starts nothing, not even for a mention; its case threads go on.
+      const silent = isOptedOut(place, m.channelId, parent) && !(parent && (await this.engine.caseIn('discord', m.channelId)));
+      if (silent) return;
       if (this.mentionsMe(m)) return await this.onMention(m);
       // Without the intent, other messages arrive without text or files: nothing to read.
       if (!this.deps.messageContent) return;
@@ -412,7 +460,7 @@ export class Handlers {
       const origin = this.messageOrigin(m);
       const out = await this.engine.posted(origin, inbound);
       if (out.length) return await this.postHere(m, out);
-      if (this.isWatched(m.channel) && !(origin.thread && (await this.engine.caseIn('discord', origin.thread)))) await this.maybeOffer(m, origin, inbound);
+      if (isWatched(place, m.channelId, parent) && !(origin.thread && (await this.engine.caseIn('discord', origin.thread)))) await this.maybeOffer(m, origin, inbound, langFor(undefined, inbound.text ?? '', place.language));
     } catch (e) {
       const store = this.engine.storeFailure(e, langFor(undefined, m.content));
       this.log(`message ${m.id} failed`, store?.problem ?? e);
@@ -526,15 +574,8 @@ export class Handlers {
     await this.closeLoop(out);
   }
 
-  private isWatched(channel: Channel): boolean {
-    if (this.watchChannels.has(channel.id)) return true;
-    // Watching a forum (or a text channel) covers the threads in it.
-    return channel.isThread() && !!channel.parentId && this.watchChannels.has(channel.parentId);
-  }
-
   /** Watch mode: one quiet offer under a real OOM (long pastes arrive as message.txt: read like any log); silence otherwise. */
-  private async maybeOffer(m: DiscordMessage<true>, origin: Origin, inbound: Inbound): Promise<void> {
-    const lang = langFor(undefined, inbound.text ?? '');
+  private async maybeOffer(m: DiscordMessage<true>, origin: Origin, inbound: Inbound, lang: Lang): Promise<void> {
     if (!(await this.engine.worthOffering(origin, inbound))) {
       // A new forum post without a log: how to get one, and a way in (its first message has the post's id).
       const newPost = m.channel.isThread() && m.channel.parent?.type === ChannelType.GuildForum && m.id === m.channelId;
@@ -543,8 +584,8 @@ export class Handlers {
       await m.reply({ ...textPayload(say(D.onboard, lang)), components: [{ type: ComponentType.ActionRow, components: [start] }] });
       return;
     }
-    const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(D.watchButton, lang) };
-    await m.reply({ ...textPayload(say(D.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });
+    const button = { type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `${OFFER_PREFIX}${m.id}:${m.author.id}`, label: say(C.watchButton, lang) };
+    await m.reply({ ...textPayload(say(C.watchOffer, lang)), components: [{ type: ComponentType.ActionRow, components: [button] }] });
   }
 
   // ---- posting a case -----------------------------------------------------------------------
@@ -552,7 +593,7 @@ export class Handlers {
   private payload(m: Message): Payload {
     // A note about a case running elsewhere links to its thread.
     const linked = m.goesOnIn ? { ...m, blocks: [...m.blocks, { kind: 'text' as const, text: `<#${m.goesOnIn.thread}>` }] } : m;
-    return toPayload(linked, this.deps.helperRole ? { helperRole: this.deps.helperRole } : {});
+    return toPayload(linked);
   }
 
   /**
@@ -715,4 +756,27 @@ function inboundOf(m: DiscordMessage, botId?: string, roleId?: string): Inbound 
 /** Discord tells interactions what the bot may do in the channel; zero means it did not say. */
 function knownPerms(i: Interaction): Readonly<PermissionsBitField> | undefined {
   return i.appPermissions && i.appPermissions.bitfield !== 0n ? i.appPermissions : undefined;
+}
+
+const DISCORD_MENTIONS: Mentions = { channel: (id) => `<#${id}>`, helpers: (id) => `<@&${id}>` };
+
+/** What a `/comfyoom-config` subcommand changes; undefined for `show`. */
+function configChange(i: ChatInputCommandInteraction): Change | undefined {
+  const group = i.options.getSubcommandGroup(false);
+  const sub = i.options.getSubcommand();
+  if (group === CONFIG.watch || group === CONFIG.optOut) {
+    const key = group === CONFIG.watch ? 'watch' : 'optOut';
+    return { kind: sub === CONFIG.add ? 'add' : 'remove', key, channel: i.options.getChannel('channel', true).id };
+  }
+  if (sub === CONFIG.helpers) return { kind: 'set', key: 'helpers', value: i.options.getRole('role')?.id ?? null };
+  if (sub === CONFIG.digest) return { kind: 'set', key: 'digest', value: i.options.getChannel('channel')?.id ?? null };
+  if (sub === CONFIG.language) {
+    const v = i.options.getString('language', true);
+    return { kind: 'set', key: 'language', value: v === 'en' || v === 'zh' ? v : null };
+  }
+  if (sub === CONFIG.reset) {
+    const key = i.options.getString('setting') as SettingKey | null;
+    return { kind: 'reset', ...(key ? { key } : {}) };
+  }
+  return undefined;
 }

@@ -150,15 +150,14 @@ export function buttonRows(buttons: Button[] = []): ButtonRow[] {
   return rows;
 }
 
-/**
- * `helperRole`: the hand-over message (and only it) mentions that role, and may ping it alone.
- */
-export function toPayload(m: Message, o: { helperRole?: string } = {}): Payload {
+/** The hand-over message (and only it) mentions its place's helper role, and may ping it alone. */
+export function toPayload(m: Message): Payload {
   const titleAt = m.blocks.findIndex((b) => b.kind === 'title');
   const files = (m.files ?? []).map((f) => ({ attachment: Buffer.from(f.content, 'utf8'), name: f.name }));
-  const role = m.pingHelpers ? o.helperRole : undefined;
+  const role = m.pingHelpers && m.helpers && /^\d{17,20}$/.test(m.helpers) ? m.helpers : undefined;
   if (role) {
-    const plain = toPayload({ ...m, pingHelpers: undefined } as Message);
+    const { pingHelpers: _ping, helpers: _helpers, ...plainMessage } = m;
+    const plain = toPayload(plainMessage);
     const ping = `<@&${role}> `;
     return { ...plain, content: plain.content ? fit([ping, plain.content], LIMITS.content) : ping.trim(), allowedMentions: { parse: [], repliedUser: false, roles: [role] } };
   }
