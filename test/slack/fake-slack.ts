@@ -28,6 +28,8 @@ export interface FakeOptions {
   triggerTtlMs?: number;
   /** users.info locales; users not listed have en-US. */
   locales?: Record<string, string>;
+  /** Users whose users.info says they are the workspace's admins. */
+  workspaceAdmins?: string[];
 }
 
 export type ThreadMessage = { ts: string; user?: string; bot_id?: string; text?: string; blocks?: unknown[]; files?: unknown[]; thread_ts?: string };
@@ -91,7 +93,7 @@ export async function startFakeSlack(opts: FakeOptions) {
       case 'views.update':
         return { ok: true, view: { id: args.view_id, hash: 'h2', ...args.view } };
       case 'users.info':
-        return { ok: true, user: { id: args.user, locale: opts.locales?.[args.user] ?? 'en-US' } };
+        return { ok: true, user: { id: args.user, locale: opts.locales?.[args.user] ?? 'en-US', is_admin: opts.workspaceAdmins?.includes(args.user) ?? false, is_owner: false } };
       case 'conversations.replies': {
         // The thread's first message (if still there) and the replies under it, oldest first.
         const m = history.get(`${args.channel}:${args.ts}`);

@@ -91,6 +91,8 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     ...(o.logLevel ? { logLevel: o.logLevel } : {}),
   });
 
+  // The environment's choices hold in a workspace until its admins make their own.
+  o.engine.settings.setDefaults('slack', { watch: config.watchChannels ?? [], ...(config.helperGroup ? { helpers: config.helperGroup } : {}), ...(config.digestChannel ? { digest: config.digestChannel } : {}) });
   const apiHost = o.slackApiUrl ? new URL(o.slackApiUrl).hostname : undefined;
   const handlers = new SlackHandlers({
     engine: o.engine,
@@ -98,7 +100,6 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     logger: app.logger,
     helpers: config.helpers,
     admins: config.admins,
-    ...(config.helperGroup ? { helperGroup: config.helperGroup } : {}),
     files: {
       botToken: config.botToken,
       trustedHost: (host) => host === 'slack.com' || host.endsWith('.slack.com') || (apiHost !== undefined && (host === apiHost || host.endsWith(`.${apiHost}`))),
@@ -127,7 +128,7 @@ export async function startSlack(o: StartSlackOptions): Promise<SlackAdapter> {
     app,
     ...(port !== undefined ? { port } : {}),
     deliver: (row, messages) => handlers.deliver(row, messages),
-    ...(config.digestChannel ? { digest: () => handlers.postDigest(config.digestChannel!) } : {}),
+    digest: () => handlers.postDigest(),
     problem: () => (server ? (server.listening ? undefined : 'HTTP receiver not listening') : connected ? undefined : 'Socket Mode not connected'),
     stop: async () => {
       await app.stop();

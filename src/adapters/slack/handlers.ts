@@ -11,10 +11,16 @@ import type { CaseRow } from '../../store/cases.ts';
 import { answeredBlocks, codeChunks, toBlockKit, withoutButtons, type SlackMessage } from './blocks.ts';
 import { slackAttachments, slackToPlain, withoutMentionOf, type FileAccess, type SlackFile } from './inbound.ts';
 import { S } from './strings.ts';
+import { parseConfig } from './config.ts';
+import { C } from '../../conversation/strings.ts';
+import { isOptedOut, isWatched } from '../../settings/place.ts';
+import { settingsText, type Mentions } from '../../settings/text.ts';
 
 export const COMMAND = '/comfyoom';
 export const SHORTCUT_ID = 'diagnose_message';
 export const MODAL_ID = 'comfyoom_paste';
+/** Watch mode's offer button: `coomw:<ts>:<author>` (the engine's buttons start with "coom:"). */
+export const OFFER_PREFIX = 'coomw:';
 const MODAL_BLOCK = 'log';
 const MODAL_INPUT = 'text';
 /** The most a plain_text_input accepts; longer logs go in as files. */
@@ -32,8 +38,6 @@ export interface HandlerOptions {
   logger: Logger;
   helpers: readonly string[];
   admins: readonly string[];
-  /** A user group (S…) pinged once, by the hand-over message, when a case runs out of steps. */
-  helperGroup?: string;
   files: FileAccess;
 }
 
@@ -133,6 +137,11 @@ export class SlackHandlers {
       const tell = { channel: body.channel?.id ?? '', user: body.user.id, respond };
       if (body.type === 'block_actions' && action.type === 'button') await guard('button', () => this.onPress(body, action), { tell });
     });
+    app.action<BlockAction<ButtonAction>>(new RegExp(`^${OFFER_PREFIX}`), async ({ ack, body, action, respond }) => {
+      await ack();
+      const tell = { channel: body.channel?.id ?? '', user: body.user.id, respond };
+      if (body.type === 'block_actions' && action.type === 'button') await guard('offer', () => this.onOffer(body, action, respond), { tell });
+    });
     app.action<BlockAction<ButtonAction>>(new RegExp(`^${DRAFT_PREFIX}`), async ({ ack, body, action, respond }) => {
       await ack();
       if (body.type === 'block_actions' && action.type === 'button') await guard('own case', () => this.onDraft(body, action, respond));
@@ -184,11 +193,18 @@ export class SlackHandlers {
   private async onCommand(command: SlashCommand, respond: RespondFn): Promise<void> {
     const user = command.user_id;
     const text = slackToPlain(command.text ?? '').trim();
+    const place = await this.o.engine.settings.of('slack', command.team_id);
+    const config = /^(?:config|设置)\b\s*(.*)$/is.exec((command.text ?? '').trim());
+    // Where the admins turned the bot off, it opens nothing (a case thread has no slash commands).
+    if (!config && !/^(stats|relabel|更正诊断|help|帮助|forget|删除记录)\b/i.test(text) && isOptedOut(place, command.channel_id)) {
+      return this.ephemeral({ channel: command.channel_id, user, lang: 'en', respond }, note(C.optedOut[langFor(this.locales.get(user)?.locale, text, place.language)]));
+    }
     // The form goes up at once: its trigger_id dies three seconds after the command, and users.info may be slow.
     if (!text) return this.openModal(command, respond);
     const locale = await this.locale(user);
-    const lang = langFor(locale, text);
+    const lang = langFor(locale, text, place.language);
     const target: Target = { channel: command.channel_id, user, lang, respond };
+    if (config) return this.onConfig(target, command.team_id, config[1]!);
     const stats = /^stats\b\s*(.*)$/is.exec(text);
     if (stats) return this.onStats(target, command.team_id, stats[1]!.trim());
     const relabel = /^(?:relabel|更正诊断)\b\s*(.*)$/is.exec(text);
@@ -231,17 +247,47 @@ export class SlackHandlers {
     await this.ephemeral(target, toBlockKit(message));
   }
 
-  /** The weekly digest, into a moderators' conversation: this workspace's stats only. */
-  async postDigest(channel: string): Promise<void> {
+  /**
+   * `/comfyoom config ...`: the workspace's settings, shown or changed by its admins (workspace
+   * admins and owners, and SLACK_ADMINS).
+   */
+  private async onConfig(target: Target, team: string, args: string): Promise<void> {
+    const { lang } = target;
+    if (!(await this.isAdmin(target.user))) return this.ephemeral(target, note(S.configRefused[lang]));
+    const asked = parseConfig(args);
+    if (!asked) return this.ephemeral(target, note(S.configUsage[lang]));
+    const now = 'change' in asked ? await this.o.engine.settings.change('slack', team, asked.change) : await this.o.engine.settings.of('slack', team);
+    // Not escaped like pasted text: the mentions must render, and every id in them was checked to be one.
+    const text = settingsText(now, lang, SLACK_MENTIONS, { saved: 'change' in asked });
+    await this.ephemeral(target, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  }
+
+  /** The bot's own admins, and the workspace's admins and owners (users.info). */
+  private async isAdmin(user: string): Promise<boolean> {
+    if (this.o.admins.includes(user)) return true;
+    try {
+      const info = (await this.o.client.users.info({ user })).user;
+      return !!(info?.is_admin || info?.is_owner);
+    } catch (e) {
+      this.o.logger.warn(`slack: users.info ${user} for the settings: ${describe(e)}`);
+      return false;
+    }
+  }
+
+  /** The weekly digest, into the conversation this workspace's admins chose: its stats only. */
+  async postDigest(): Promise<void> {
+    let channel: string | undefined;
     try {
       const team = (await this.o.client.auth.test()).team_id;
-      const digest = team ? await this.o.engine.weeklyDigest('slack', team) : undefined;
-      if (!digest) return;
+      const place = team ? await this.o.engine.settings.of('slack', team) : undefined;
+      channel = place?.digest;
+      const digest = team && channel ? await this.o.engine.weeklyDigest('slack', team, place?.language) : undefined;
+      if (!digest || !channel) return;
       const kit = toBlockKit({ blocks: codeChunks(digest.text).map((text) => ({ kind: 'code' as const, text })) });
       await this.o.client.chat.postMessage({ channel, text: kit.text, blocks: kit.blocks });
       await this.o.client.filesUploadV2({ channel_id: channel, file: digest.chart, filename: 'comfyoom-week.png', title: 'ComfyOOM week' });
     } catch (e) {
-      this.o.logger.warn(`slack: could not post the weekly digest in ${channel}: ${describe(e)}`);
+      this.o.logger.warn(`slack: could not post the weekly digest in ${channel ?? 'its channel'}: ${describe(e)}`);
     }
   }
 
@@ -366,6 +412,7 @@ export class SlackHandlers {
     const thread = (msg['thread_ts'] as string | undefined) ?? msg.ts;
     const target: Target = { channel, user: invoker, lang, respond, thread };
     if (own) return this.ephemeral(target, note(S.noTraceback[lang]));
+    if (isOptedOut(await this.o.engine.settings.of('slack', s.team?.id), channel) && !(await this.o.engine.caseIn('slack', thread))) return this.ephemeral(target, note(C.optedOut[lang]));
     // The message is the source: the shortcut used again, or with a mention at the same moment, opens one case.
     const origin = { ...this.origin(s.team?.id, channel, owner, locale), thread, source: `${channel}:${msg.ts}` };
     await this.send(target, await this.o.engine.receive(origin, { text, attachments: slackAttachments(files, this.o.files) }));
@@ -381,6 +428,7 @@ export class SlackHandlers {
     const lang = langFor(locale, own);
     const target: Target = { channel: e.channel, thread, user, lang };
     const inCase = await this.o.engine.caseIn('slack', thread);
+    if (!inCase && isOptedOut(await this.o.engine.settings.of('slack', team), e.channel)) return this.ephemeral(target, note(C.optedOut[lang]), thread);
 
     // A mention that holds a log, or one in a case's thread, is about itself; the engine tells
     // the owner's new log or answer from someone else's log (their own case, elsewhere).
@@ -409,7 +457,10 @@ export class SlackHandlers {
     if (botUserId && (e.text ?? '').includes(`<@${botUserId}`)) return;
     const direct = e.channel_type === 'im';
     const inThread = !!e.thread_ts && e.thread_ts !== e.ts;
-    if (!direct && !(inThread && (await this.o.engine.caseIn('slack', e.thread_ts!)))) return;
+    if (!direct && !(inThread && (await this.o.engine.caseIn('slack', e.thread_ts!)))) {
+      if (!inThread) await this.maybeOffer(e, team, eventId);
+      return;
+    }
     if (!(await this.firstTime(eventId))) return;
     const thread = e.thread_ts ?? e.ts;
     const locale = await this.locale(e.user);
@@ -445,6 +496,43 @@ export class SlackHandlers {
     const replies = await this.o.client.conversations.replies({ channel, ts, limit: 5 });
     const diagnosis = replies.messages?.find((m) => m.ts !== ts && m.bot_id !== undefined && (!botId || m.bot_id === botId));
     if (diagnosis?.ts) await this.o.client.chat.delete({ channel, ts: diagnosis.ts });
+  }
+
+  /** Watch mode: one quiet offer, in its thread, under a real OOM posted in a watched channel; silence otherwise. */
+  private async maybeOffer(e: MessageEventLike, team: string | undefined, eventId: string | undefined): Promise<void> {
+    const place = await this.o.engine.settings.of('slack', team);
+    if (!e.user || !isWatched(place, e.channel)) return;
+    const text = slackToPlain(e.text ?? '');
+    const inbound = { text, attachments: slackAttachments(e.files, this.o.files) };
+    if (!(await this.o.engine.worthOffering(this.origin(team, e.channel, e.user, undefined), inbound)) || !(await this.firstTime(eventId))) return;
+    const lang = langFor(undefined, text, place.language);
+    const kit = toBlockKit({ blocks: [{ kind: 'text', text: C.watchOffer[lang] }], buttons: [{ id: `${OFFER_PREFIX}${e.ts}:${e.user}`, label: C.watchButton[lang], style: 'primary' }] });
+    await this.o.client.chat.postMessage({ channel: e.channel, thread_ts: e.ts, text: kit.text, blocks: kit.blocks });
+  }
+
+  /** The offer taken, by the author of the error or a helper: the case opens in the message's thread, for its author. */
+  private async onOffer(body: BlockAction<ButtonAction>, action: ButtonAction, respond: RespondFn): Promise<void> {
+    const [ts = '', author = ''] = action.action_id.slice(OFFER_PREFIX.length).split(':');
+    const user = body.user.id;
+    const channel = body.channel?.id;
+    if (!channel) return;
+    const place = await this.o.engine.settings.of('slack', body.team?.id);
+    const lang = langFor(this.locales.get(user)?.locale, '', place.language);
+    const target: Target = { channel, thread: ts, user, lang, respond };
+    if (user !== author && !this.o.helpers.includes(user) && !this.o.admins.includes(user)) return this.ephemeral(target, note(C.offerNotYours[lang]), ts);
+    // The offer goes at once, so a second click finds no button (and a doubled one finds the case opened).
+    const pressed = body.message;
+    if (pressed) await this.o.client.chat.update({ channel, ts: pressed.ts, text: pressed.text ?? '', blocks: answeredBlocks(pressed['blocks'] as unknown[] | undefined, action.text.text) }).catch((e) => this.o.logger.warn(`slack: could not retire the offer ${pressed.ts}: ${describe(e)}`));
+    const found = (await this.o.client.conversations.history({ channel, latest: ts, inclusive: true, limit: 1 })).messages?.find((m) => m.ts === ts);
+    if (!found) return this.ephemeral(target, note(S.messageGone[lang]), ts);
+    const locale = await this.locale(author);
+    const origin = { ...this.origin(body.team?.id, channel, author, locale), thread: ts, source: `${channel}:${ts}` };
+    const inbound = { text: slackToPlain(found.text ?? ''), attachments: slackAttachments((found.files ?? []) as SlackFile[], this.o.files) };
+    await this.showingProgress(target, inbound, async (t) => {
+      const messages = await this.o.engine.receive(origin, inbound);
+      const caseId = await this.o.engine.caseIn('slack', ts);
+      await this.send({ ...t, lang: (caseId && (await this.o.engine.state(caseId))?.lang) || t.lang }, messages);
+    });
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -584,8 +672,8 @@ export class SlackHandlers {
 
   /** The hand-over message (and only it) notifies the helper group, once. */
   private withPing(m: Message, kit: SlackMessage): SlackMessage {
-    const group = m.pingHelpers ? this.o.helperGroup : undefined;
-    if (!group) return kit;
+    const group = m.pingHelpers ? m.helpers : undefined;
+    if (!group || !isSlackId(group)) return kit;
     const ping = `<!subteam^${group}>`;
     return { text: `${ping} ${kit.text}`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: ping } }, ...kit.blocks] };
   }
@@ -647,3 +735,6 @@ function parseMeta(raw: string | undefined): Partial<ModalMeta> {
   }
 }
 
+
+/** Ids are Slack's (upper-case letters and digits) or shown as nothing: a stored value never becomes markup. */
+const SLACK_MENTIONS: Mentions = { channel: (id) => (isSlackId(id) ? `<#${id}>` : '?'), helpers: (id) => (isSlackId(id) ? `<!subteam^${id}>` : '?') };

@@ -45,5 +45,14 @@ export const S = {
     en: '`/comfyoom <error text>` diagnoses a pasted error; `/comfyoom` alone opens a form for a longer log. You can also mention me under a message with a traceback or a log file, use the “Diagnose with ComfyOOM” message shortcut, or send me the log in a direct message. `/comfyoom forget` deletes your cases and answers.',
     zh: '`/comfyoom <报错文字>` 诊断粘贴的报错；只输入 `/comfyoom` 会打开一个表单，用来粘贴较长的日志。也可以在含有报错或日志文件的消息下 @ 我、使用消息快捷方式“Diagnose with ComfyOOM”，或直接私信我日志。`/comfyoom forget` 删除你的问题记录和回答。',
   },
+  configRefused: {
+    en: "ComfyOOM's settings for this workspace are changed by its admins (workspace admins and owners, and the bot's SLACK_ADMINS).",
+    zh: '本工作区的 ComfyOOM 设置只能由管理员（工作区管理员和所有者，以及机器人的 SLACK_ADMINS）修改。',
+  },
+  configUsage: {
+    en: 'Usage: `/comfyoom config` shows the settings; `/comfyoom config helpers @group` (or `none`); `/comfyoom config watch add #channel` (or `remove`); `/comfyoom config opt-out add #channel` (or `remove`); `/comfyoom config digest #channel` (or `off`); `/comfyoom config language auto|en|zh`; `/comfyoom config reset [setting]`.',
+    zh: '用法：`/comfyoom config` 查看设置；`/comfyoom config helpers @用户组`（或 `none`）；`/comfyoom config watch add #频道`（或 `remove`）；`/comfyoom config opt-out add #频道`（或 `remove`）；`/comfyoom config digest #频道`（或 `off`）；`/comfyoom config language auto|en|zh`；`/comfyoom config reset [设置项]`。',
+  },
+  messageGone: { en: 'I cannot read that message any more. Paste the log with /comfyoom instead.', zh: '我读取不到那条消息了。请改用 /comfyoom 粘贴日志。' },
   askedBy: { en: 'Asked by {user} with /comfyoom', zh: '{user} 通过 /comfyoom 提问' },
 } as const;
