@@ -89,6 +89,7 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   g.drawImage(img, 0, 0);
   const pixels = g.getImageData(0, 0, width, height);
   const inverted = toGrey(pixels.data, width);
+  eraseVerticalRules(pixels.data, width, height);
   g.putImageData(pixels, 0, 0);
   const textHeight = measureTextHeight(pixels.data, width, height);
   const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
@@ -153,6 +154,39 @@ function toGrey(d: Uint8ClampedArray, width: number): boolean {
   }
   return inverted > rows / 2;
 }
+
+/**
+ * A panel's frame, a window's border, a scroll bar or a chat bubble's edge: ink running down past
+ * any letter's height. Left in, it puts ink in every row, so the page reads as one tall line (the
+ * frontend's red outline around its error panel took OCR from 93% to 36% confidence). A run is a
+ * rule when it is RULE_RUNS times longer than the ink runs of nine in ten columns' strokes (the
+ * letters'), and at least RULE_MIN px; it turns to paper.
+ */
+function eraseVerticalRules(d: Uint8ClampedArray, width: number, height: number): void {
+  const { threshold, paper } = otsu(d);
+  const runs: { x: number; top: number; bottom: number }[] = [];
+  for (let x = 0; x < width; x++) {
+    let top = -1;
+    for (let y = 0; y <= height; y++) {
+      const ink = y < height && d[(y * width + x) * 4]! <= threshold;
+      if (ink && top < 0) top = y;
+      else if (!ink && top >= 0) {
+        runs.push({ x, top, bottom: y });
+        top = -1;
+      }
+    }
+  }
+  if (!runs.length) return;
+  const lengths = runs.map((r) => r.bottom - r.top).sort((a, b) => a - b);
+  const longest = Math.max(RULE_MIN, RULE_RUNS * lengths[Math.floor(lengths.length * 0.9)]!);
+  for (const { x, top, bottom } of runs) {
+    if (bottom - top <= longest) continue;
+    for (let y = top; y < bottom; y++) d[(y * width + x) * 4] = d[(y * width + x) * 4 + 1] = d[(y * width + x) * 4 + 2] = paper;
+  }
+}
+
+const RULE_RUNS = 3;
+const RULE_MIN = 24;
 
 /** Rows either side that vote on a row's polarity: more than half a line of console text at 1x. */
 const ROW_VOTE = 12;

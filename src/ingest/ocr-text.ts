@@ -80,6 +80,12 @@ export function rebuildText(lines: OcrLine[]): string {
   for (const [i, line] of read.entries()) {
     const text = line.text.trim();
     const indent = Math.max(0, Math.round((line.left - block.margin) / block.charWidth));
+    // A word the classifier needs, cut where no edge shows it (a chat's proportional font leaves
+    // the line short): its pieces on both sides of the break make it whole again.
+    if (i > 0 && !breaks[i] && indent === 0 && splitWord(out.at(-1)!, text)) {
+      out[out.length - 1] += text;
+      continue;
+    }
     if (!breaks[i]) {
       out.push(' '.repeat(indent) + text);
       continue;
@@ -93,6 +99,27 @@ export function rebuildText(lines: OcrLine[]): string {
     out[out.length - 1] += (spaced ? ' ' : '') + text;
   }
   return out.join('\n');
+}
+
+/**
+ * Words whose pieces, cut at a line's end, hide an error from the classifier: its exception classes
+ * and allocators (`torch.OutOfMemoryErr` / `or`), and the words of the messages and node names it
+ * reads (`Allocation on dev` / `ice`). Two pieces are one word only when neither is a word of its
+ * own here and together they are one.
+ */
+const CLASS = /^[A-Z][A-Za-z]*[a-z](?:Error|Exception|Allocator|Warning)$/;
+const WORD = /^(?:allocate|allocated|allocation|available|device|memory|reserved|insufficient|capacity|exceeded|tensor|KSampler|KSamplerAdvanced|SamplerCustom|SamplerCustomAdvanced|VAEDecode|VAEDecodeTiled|VAEEncode|UNETLoader|CheckpointLoaderSimple|CLIPTextEncode|UpscaleModelLoader|ImageUpscaleWithModel)$/i;
+const whole = (w: string) => CLASS.test(w) || WORD.test(w);
+const LAST_PIECE = /([A-Za-z]+)$/;
+const FIRST_PIECE = /^([A-Za-z]+)/;
+
+function splitWord(before: string, after: string): boolean {
+  const head = LAST_PIECE.exec(before)?.[1];
+  const tail = FIRST_PIECE.exec(after)?.[1];
+  if (!head || !tail) return false;
+  // A class name cut inside keeps its case: `OutOfMemoryErr` then `or` or `orError`, never a capital after the cut.
+  if (/^[A-Z]/.test(tail) && /[A-Z]/.test(head.slice(1))) return false;
+  return whole(head + tail) && !whole(head) && !whole(tail);
 }
 
 /**

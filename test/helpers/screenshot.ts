@@ -3,7 +3,7 @@
 // a phone chat and ComfyUI's error dialog differ only in data. Deterministic: fonts come from the
 // dejavu-fonts-ttf package, never from the system. DejaVu has no Han glyphs: Chinese falls back to
 // Noto Sans SC (installed for the stats chart), as a console or browser falls back to a CJK font.
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, Image } from '@napi-rs/canvas';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -33,6 +33,8 @@ export interface ShotStyle {
   header?: { text: string; background: string; colour: string };
   /** ComfyUI's error dialog: the node as a title, the exception, then the stack. */
   dialog?: boolean;
+  /** A coloured frame around the panel (the frontend's red outline of a failed node and its panel). */
+  outline?: string;
   /** Lines that fit on screen: the end of the paste is what shows. */
   maxLines: number;
   /** Saved as JPEG at this quality (chat apps recompress); PNG otherwise. */
@@ -102,6 +104,51 @@ export const STYLES = {
     dialog: true,
     maxLines: 40,
   },
+} satisfies Record<string, ShotStyle>;
+
+/**
+ * Styles the first OCR tests never used, for the screenshots people post first in help channels:
+ * a dark phone chat (WhatsApp-like, a larger proportional font cut anywhere, heavier JPEG), the
+ * current frontend's error panel in its light and dark themes with the red outline and the error
+ * toast above it, and a crop of a console that shows only the last lines of a long log.
+ */
+export const NEW_STYLES = {
+  phoneDark: {
+    name: 'phone chat dark jpeg',
+    font: 'sans',
+    size: 23,
+    wrapWidth: 430,
+    wrap: 'char',
+    colours: { page: '#0b141a', panel: '#005c4b', text: '#e9edef' },
+    header: { text: '21:07     ComfyUI 交流群', background: '#1f2c34', colour: '#e9edef' },
+    maxLines: 40,
+    jpegQuality: 65,
+  },
+  frontendLight: {
+    name: 'frontend panel light',
+    font: 'sans',
+    size: 14,
+    wrapWidth: 720,
+    wrap: 'word',
+    colours: { page: '#f4f4f5', panel: '#ffffff', text: '#1f2937' },
+    header: { text: 'Error   Prompt execution failed', background: '#fee2e2', colour: '#b91c1c' },
+    dialog: true,
+    outline: '#ef4444',
+    maxLines: 40,
+  },
+  frontendDark: {
+    name: 'frontend panel dark',
+    font: 'sans',
+    size: 14,
+    wrapWidth: 720,
+    wrap: 'word',
+    colours: { page: '#18181b', panel: '#27272a', text: '#e4e4e7' },
+    header: { text: 'Error   Prompt execution failed', background: '#7f1d1d', colour: '#fecaca' },
+    dialog: true,
+    outline: '#ef4444',
+    maxLines: 40,
+  },
+  crop: { ...consoleStyle('dark', 1), name: 'console crop, last 12 lines', maxLines: 12 },
 } satisfies Record<string, ShotStyle>;
 
 const NODE = /(?:executing|Node Type:\W*)\s*([A-Za-z][\w ()+-]*?)\s*:?\s*$/m;
@@ -237,6 +284,11 @@ export function renderScreenshot(text: string, style: ShotStyle): Shot {
   g.beginPath();
   g.roundRect(margin, headerHeight + margin, width - 2 * margin, height - headerHeight - 2 * margin, margin ? 8 : 0);
   g.fill();
+  if (style.outline) {
+    g.strokeStyle = style.outline;
+    g.lineWidth = 3;
+    g.stroke();
+  }
   for (const l of layout.lines) {
     g.font = l.font;
     g.fillStyle = l.colour;
@@ -244,4 +296,80 @@ export function renderScreenshot(text: string, style: ShotStyle): Shot {
   }
   const image = style.jpegQuality ? canvas.toBuffer('image/jpeg', style.jpegQuality) : canvas.toBuffer('image/png');
   return { ...layout, image };
+}
+
+/** How a phone photographs a monitor: the angle, the light, the focus and the sensor. */
+export interface PhotoStyle {
+  name: string;
+  /** Degrees the phone is turned against the screen's lines. */
+  tilt: number;
+  /** Horizontal shear from holding the phone off-axis (a keystone, to first order). */
+  shear: number;
+  /** Pixels of blur: a soft focus or a shaking hand. */
+  blur: number;
+  /** How much darker one corner is than the opposite one (0 to 1). */
+  shade: number;
+  /** Standard deviation of the sensor's noise, in grey levels. */
+  noise: number;
+  jpegQuality: number;
+}
+
+export const PHOTO: PhotoStyle = { name: 'phone photo of a monitor', tilt: 2.5, shear: 0.04, blur: 0.8, shade: 0.45, noise: 9, jpegQuality: 70 };
+
+/** A deterministic generator (mulberry32), so a photo is the same on every run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A screenshot photographed off a monitor: turned by up to `tilt` either way and sheared, blurred,
+ * lit unevenly from a corner, with sensor noise, saved as JPEG. `seed` varies the angle and the light.
+ */
+export function photographScreen(text: string, screen: ShotStyle, photo: PhotoStyle, seed: number): Shot {
+  const shot = renderScreenshot(text, screen);
+  const rand = random(seed);
+  const { width, height } = shot;
+  const pad = Math.round(0.06 * Math.max(width, height));
+  const canvas = createCanvas(width + 2 * pad, height + 2 * pad);
+  const g = canvas.getContext('2d');
+  // The room around the monitor: a dark bezel.
+  g.fillStyle = '#151515';
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const angle = ((rand() * 2 - 1) * photo.tilt * Math.PI) / 180;
+  const shear = (rand() * 2 - 1) * photo.shear;
+  g.translate(canvas.width / 2, canvas.height / 2);
+  g.rotate(angle);
+  g.transform(1, 0, shear, 1, 0, 0);
+  g.filter = `blur(${photo.blur}px)`;
+  const image = new Image();
+  image.src = shot.image;
+  g.drawImage(image, -width / 2, -height / 2);
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.filter = 'none';
+  // Uneven light: darker towards one corner.
+  const corner = Math.floor(rand() * 4);
+  const [x0, y0] = [corner & 1 ? canvas.width : 0, corner & 2 ? canvas.height : 0];
+  const light = g.createLinearGradient(x0, y0, canvas.width - x0, canvas.height - y0);
+  light.addColorStop(0, `rgba(0,0,0,${photo.shade})`);
+  light.addColorStop(1, 'rgba(0,0,0,0)');
+  g.fillStyle = light;
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const pixels = g.getImageData(0, 0, canvas.width, canvas.height);
+  const d = pixels.data;
+  for (let i = 0; i < d.length; i += 4) {
+    // Box-Muller: one normal sample a pixel, the same on each channel (luminance noise).
+    const n = Math.sqrt(-2 * Math.log(rand() || 1e-9)) * Math.cos(2 * Math.PI * rand()) * photo.noise;
+    d[i] = d[i]! + n;
+    d[i + 1] = d[i + 1]! + n;
+    d[i + 2] = d[i + 2]! + n;
+  }
+  g.putImageData(pixels, 0, 0);
+  return { ...shot, width: canvas.width, height: canvas.height, image: canvas.toBuffer('image/jpeg', photo.jpegQuality) };
 }

@@ -129,3 +129,37 @@ describe('rebuilding the corpus laid out as screenshots (no OCR)', () => {
     expect(rebuilt(STYLES.phone)).toBeGreaterThan(0.8);
   }, 60_000);
 });
+
+describe('words cut where no edge shows it', () => {
+  /** A chat in a proportional font: each line ends where its next piece did not fit, short of the edge by varying room. */
+  const chat = (lines: [string, number][]): OcrLine[] => lines.map(([text, right], i) => ({ text, left: 10, right, top: LINE * i, bottom: LINE * i + 13 }));
+
+  it("rebuilds a ComfyUI Error Report's exception and message from their pieces, so it reads as the OOM it is", () => {
+    // The widest line sets the edge; the cut lines end well short of it, with room for the next piece.
+    const read = chat([
+      ['My workflow stops at the sampler every time, see below', 560],
+      ['## Error Details', 180],
+      ['- **Node Type:** KSampler', 300],
+      ['- **Exception Type:** torch.OutOfMemoryErr', 430],
+      ['or', 30],
+      ['- **Exception Message:** Allocation on dev', 420],
+      ['ice', 40],
+    ]);
+    const text = rebuildText(read);
+    expect(text).toContain('- **Exception Type:** torch.OutOfMemoryError');
+    expect(text).toContain('- **Exception Message:** Allocation on device');
+    expect(text).not.toMatch(/^or$|^ice$/m);
+  });
+
+  it('leaves words that stand on their own, and lines of their own, as they are', () => {
+    const read = chat([
+      ['Out of memory on', 300],
+      ['device 0', 120],
+      ['RuntimeError: CUDA error', 330],
+      ['Error while running', 260],
+      ['torch.OutOfMemoryError: oops', 400],
+      ['Allocation', 150],
+    ]);
+    expect(rebuildText(read).split('\n')).toEqual(['Out of memory on', 'device 0', 'RuntimeError: CUDA error', 'Error while running', 'torch.OutOfMemoryError: oops', 'Allocation']);
+  });
+});
