@@ -3,7 +3,7 @@
 // Tesseract reads best, and the contrast stretched so thin strokes (underscores, dots) survive.
 // The lines of text are found on the result, each marked when it holds Chinese, so OCR can use the
 // Chinese data only there (see ocr.ts).
-import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { createCanvas, ImageData, loadImage } from '@napi-rs/canvas';
 import { IMAGE_LIMITS } from './limits.ts';
 
 
@@ -91,6 +91,24 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   const inverted = toGrey(pixels.data, width);
   eraseVerticalRules(pixels.data, width, height);
   g.putImageData(pixels, 0, 0);
+  // A photo of a screen: its lines run at an angle and its light is uneven. Turned level and
+  // lit evenly, it reads as a screenshot does; a screenshot's lines are level, so it stays as it is.
+  const skew = skewOf(pixels.data, width, height);
+  if (Math.abs(skew) >= MIN_SKEW_DEG) {
+    g.save();
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, width, height);
+    g.translate(width / 2, height / 2);
+    g.rotate((-skew * Math.PI) / 180);
+    const copy = createCanvas(width, height);
+    copy.getContext('2d').putImageData(pixels, 0, 0);
+    g.drawImage(copy, -width / 2, -height / 2);
+    g.restore();
+    const level = g.getImageData(0, 0, width, height);
+    flattenLight(level.data, width, height);
+    g.putImageData(level, 0, 0);
+    pixels.data.set(level.data);
+  }
   const textHeight = measureTextHeight(pixels.data, width, height);
   const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
   const scale = Math.min(fit, IMAGE_LIMITS.maxWidth / width, Math.sqrt(IMAGE_LIMITS.maxOcrPixels / (width * height)));
@@ -182,6 +200,57 @@ function eraseVerticalRules(d: Uint8ClampedArray, width: number, height: number)
   for (const { x, top, bottom } of runs) {
     if (bottom - top <= longest) continue;
     for (let y = top; y < bottom; y++) d[(y * width + x) * 4] = d[(y * width + x) * 4 + 1] = d[(y * width + x) * 4 + 2] = paper;
+  }
+}
+
+/**
+ * The angle in degrees the text's lines run at, from the projection of the ink onto rows turned by
+ * each candidate angle: level lines give the sharpest peaks (the largest sum of squared row counts).
+ * Read on at most SKEW_SAMPLE_PX columns' width, every other ink pixel.
+ */
+function skewOf(d: Uint8ClampedArray, width: number, height: number): number {
+  const { threshold } = otsu(d);
+  const step = Math.max(1, Math.ceil(width / SKEW_SAMPLE_PX));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y += step) for (let x = 0; x < width; x += step) if (d[(y * width + x) * 4]! <= threshold) (xs.push(x), ys.push(y));
+  if (xs.length < 200) return 0;
+  let best = 0;
+  let bestScore = -1;
+  const rows = new Float64Array(Math.ceil((height + width) / step) + 2);
+  for (let deg = -MAX_SKEW_DEG; deg <= MAX_SKEW_DEG + 1e-9; deg += SKEW_STEP_DEG) {
+    const t = Math.tan((deg * Math.PI) / 180);
+    rows.fill(0);
+    const offset = width * Math.abs(t);
+    for (let i = 0; i < xs.length; i++) rows[Math.round((ys[i]! - xs[i]! * t + offset) / step)]! += 1;
+    let score = 0;
+    for (const r of rows) score += r * r;
+    if (score > bestScore) (bestScore = score), (best = deg);
+  }
+  return best;
+}
+
+const MAX_SKEW_DEG = 8;
+const SKEW_STEP_DEG = 0.25;
+/** Below this the text is level: screenshots, and photos taken square on. */
+const MIN_SKEW_DEG = 0.5;
+const SKEW_SAMPLE_PX = 700;
+
+/**
+ * Uneven light out of a photo: each pixel divided by the paper around it (the page blurred far
+ * beyond a letter's size), so the paper is white everywhere and the ink dark against it.
+ */
+function flattenLight(d: Uint8ClampedArray, width: number, height: number): void {
+  const paper = createCanvas(width, height);
+  const p = paper.getContext('2d');
+  const source = createCanvas(width, height);
+  source.getContext('2d').putImageData(new ImageData(d, width, height), 0, 0);
+  p.filter = `blur(${Math.max(8, Math.round(Math.max(width, height) / 40))}px)`;
+  p.drawImage(source, 0, 0);
+  const bg = p.getImageData(0, 0, width, height).data;
+  for (let i = 0; i < d.length; i += 4) {
+    const v = Math.min(255, (d[i]! * 255) / Math.max(1, bg[i]!));
+    d[i] = d[i + 1] = d[i + 2] = v;
   }
 }
 

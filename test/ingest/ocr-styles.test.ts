@@ -92,18 +92,19 @@ describe('OCR of screenshots in new styles', () => {
     expect(classify(text).category).toBe(classify(shot.shown).category);
   });
 
-  it('reads 85% of each screenshot style right, and photos right or asks, never answering one wrong', { timeout: 900_000 }, async () => {
+  it('reads 85% of each screenshot style right, and 40% of photos (4 of 20 before they were turned level and lit evenly), never answering a photo wrong', { timeout: 900_000 }, async () => {
     const all = await results();
     for (const style of styles) {
       const mine = all.filter((r) => r.style === style.name);
       if (style.photo) expect(share(mine, 'wrong'), style.name).toBe(0);
-      else expect(share(mine, 'right'), style.name).toBeGreaterThanOrEqual(0.85);
+      expect(share(mine, 'right'), style.name).toBeGreaterThanOrEqual(style.photo ? 0.4 : 0.85);
     }
   });
 
-  // Issue 33's bar, not met yet: photos need deskewing and flattening (most are asked about), and a
-  // word-wrapped line that splits a signature (`Error no` / `kernel image is available`) can still
-  // be answered as another error with confidence. When this starts passing, make it a plain test.
+  // Issue 33's bar, not met yet: half the photos are still asked about (turned level and evenly lit,
+  // OCR's confidence stays low on their noise and shear), and a word-wrapped line that splits a
+  // signature (`Error no` / `kernel image is available`) can still be answered as another error with
+  // confidence. When this starts passing, make it a plain test.
   it.fails('reads 95% of every style right, asking about the rest, never confidently wrong', { timeout: 900_000 }, async () => {
     const all = await results();
     expect(all.filter((r) => r.verdict === 'wrong' && r.confidence >= 0.9).map((r) => `${r.id} (${r.style})`)).toEqual([]);
