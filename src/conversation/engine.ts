@@ -27,6 +27,7 @@ import { isSentence, pressesFor, replyReader, type ReplyReader } from './replies
 import { factsForStorage, shownDiagnosis, storedPaste } from './storable.ts';
 import { C } from './strings.ts';
 import { Settings } from '../settings/settings.ts';
+import { isOptedOut } from '../settings/place.ts';
 import { SettingsStore } from '../store/settings.ts';
 
 export interface Origin {
@@ -40,8 +41,8 @@ export interface Origin {
   moderator?: boolean;
   /** A language the user chose explicitly; otherwise the paste, the locale, then the place's default decide. */
   lang?: Lang;
-  /** The place's default language (its settings), filled in by the engine. */
-  placeLang?: Lang;
+  /** The place's default language (its settings; null when it has none), filled in by the engine. */
+  placeLang?: Lang | null;
   /**
    * The conversation a case from here runs in, when it is known before anything is posted (a
    * Discord thread, forum post or DM, a Slack thread): it holds one open case at most.
@@ -115,7 +116,7 @@ export function langFor(locale: string | undefined, text: string, fallback: Lang
 }
 /** Traditional-Chinese locales get Simplified Chinese, and are told so. */
 const TRADITIONAL = /^zh[-_](tw|hk|mo|hant)/i;
-export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text, origin.placeLang);
+export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text, origin.placeLang ?? undefined);
 
 /** Same error, same fingerprint: digits, hex and paths do not make an error new. */
 export function fingerprint(d: Diagnosis): string {
@@ -180,10 +181,10 @@ export class Engine {
     this.settings = o.settings ?? new Settings(new SettingsStore(o.store.sql));
   }
 
-  /** The origin with its place's default language, for the words and locale that do not tell. */
+  /** The origin with its place's default language, for the words and locale that do not tell; looked up once a request. */
   private async placed(origin: Origin): Promise<Origin> {
-    const placeLang = (await this.settings.of(origin.platform, origin.server)).language;
-    return placeLang ? { ...origin, placeLang } : origin;
+    if (origin.placeLang !== undefined) return origin;
+    return { ...origin, placeLang: (await this.settings.of(origin.platform, origin.server)).language ?? null };
   }
 
   /**
@@ -713,6 +714,15 @@ export class Engine {
   /** The open case in a conversation, if any: there is at most one. */
   caseIn(platform: string, thread: string): Promise<string | undefined> {
     return this.store.caseInThread(platform, thread);
+  }
+
+  /**
+   * Whether the place's admins turned the bot off where this comes from (`channel`, or a thread in
+   * `parent`): it starts nothing there. A case already running in `thread` goes on.
+   */
+  async silencedAt(platform: string, server: string | undefined, at: { channel: string; parent?: string | null; thread?: string }): Promise<boolean> {
+    if (!isOptedOut(await this.settings.of(platform, server), at.channel, at.parent)) return false;
+    return !(at.thread && (await this.caseIn(platform, at.thread)));
   }
 
   /** Where a case runs once the adapter has opened its thread; false when another open case runs there. */

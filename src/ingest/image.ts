@@ -3,7 +3,7 @@
 // Tesseract reads best, and the contrast stretched so thin strokes (underscores, dots) survive.
 // The lines of text are found on the result, each marked when it holds Chinese, so OCR can use the
 // Chinese data only there (see ocr.ts).
-import { createCanvas, ImageData, loadImage } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { IMAGE_LIMITS } from './limits.ts';
 
 
@@ -89,11 +89,12 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   g.drawImage(img, 0, 0);
   const pixels = g.getImageData(0, 0, width, height);
   const inverted = toGrey(pixels.data, width);
-  eraseVerticalRules(pixels.data, width, height);
+  const ink = otsu(pixels.data);
+  eraseVerticalRules(pixels.data, width, height, ink);
   g.putImageData(pixels, 0, 0);
   // A photo of a screen: its lines run at an angle and its light is uneven. Turned level and
   // lit evenly, it reads as a screenshot does; a screenshot's lines are level, so it stays as it is.
-  const skew = skewOf(pixels.data, width, height);
+  const skew = skewOf(pixels.data, width, height, ink.threshold);
   if (Math.abs(skew) >= MIN_SKEW_DEG) {
     g.save();
     g.fillStyle = '#ffffff';
@@ -104,10 +105,8 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
     copy.getContext('2d').putImageData(pixels, 0, 0);
     g.drawImage(copy, -width / 2, -height / 2);
     g.restore();
-    const level = g.getImageData(0, 0, width, height);
-    flattenLight(level.data, width, height);
-    g.putImageData(level, 0, 0);
-    pixels.data.set(level.data);
+    flattenLight(native);
+    pixels.data.set(g.getImageData(0, 0, width, height).data);
   }
   const textHeight = measureTextHeight(pixels.data, width, height);
   const fit = textHeight ? Math.min(SCALE.max, Math.max(SCALE.min, TEXT_HEIGHT / textHeight)) : 1;
@@ -177,39 +176,47 @@ function toGrey(d: Uint8ClampedArray, width: number): boolean {
  * A panel's frame, a window's border, a scroll bar or a chat bubble's edge: ink running down past
  * any letter's height. Left in, it puts ink in every row, so the page reads as one tall line (the
  * frontend's red outline around its error panel took OCR from 93% to 36% confidence). A run is a
- * rule when it is RULE_RUNS times longer than the ink runs of nine in ten columns' strokes (the
- * letters'), and at least RULE_MIN px; it turns to paper.
+ * rule when it is RULE_RUNS times longer than nine in ten of the page's vertical ink runs (the
+ * letters' strokes), and at least RULE_MIN px; it turns to paper.
  */
-function eraseVerticalRules(d: Uint8ClampedArray, width: number, height: number): void {
-  const { threshold, paper } = otsu(d);
-  const runs: { x: number; top: number; bottom: number }[] = [];
-  for (let x = 0; x < width; x++) {
-    let top = -1;
-    for (let y = 0; y <= height; y++) {
-      const ink = y < height && d[(y * width + x) * 4]! <= threshold;
-      if (ink && top < 0) top = y;
-      else if (!ink && top >= 0) {
-        runs.push({ x, top, bottom: y });
-        top = -1;
+function eraseVerticalRules(d: Uint8ClampedArray, width: number, height: number, { threshold, paper }: { threshold: number; paper: number }): void {
+  /** Calls `run` with each vertical run of ink: its column and its rows [top, bottom). */
+  const eachRun = (run: (x: number, top: number, bottom: number) => void) => {
+    for (let x = 0; x < width; x++) {
+      let top = -1;
+      for (let y = 0; y <= height; y++) {
+        const ink = y < height && d[(y * width + x) * 4]! <= threshold;
+        if (ink && top < 0) top = y;
+        else if (!ink && top >= 0) {
+          run(x, top, y);
+          top = -1;
+        }
       }
     }
-  }
-  if (!runs.length) return;
-  const lengths = runs.map((r) => r.bottom - r.top).sort((a, b) => a - b);
-  const longest = Math.max(RULE_MIN, RULE_RUNS * lengths[Math.floor(lengths.length * 0.9)]!);
-  for (const { x, top, bottom } of runs) {
-    if (bottom - top <= longest) continue;
+  };
+  const lengths = new Uint32Array(height + 1);
+  let runs = 0;
+  eachRun((_, top, bottom) => (lengths[bottom - top]!++, runs++));
+  if (!runs) return;
+  let typical = 0;
+  for (let seen = 0; seen <= Math.floor(runs * 0.9); ) seen += lengths[++typical]!;
+  const longest = Math.max(RULE_MIN, RULE_RUNS * typical);
+  if (height <= longest) return;
+  eachRun((x, top, bottom) => {
+    if (bottom - top <= longest) return;
     for (let y = top; y < bottom; y++) d[(y * width + x) * 4] = d[(y * width + x) * 4 + 1] = d[(y * width + x) * 4 + 2] = paper;
-  }
+  });
 }
+
+const RULE_RUNS = 3;
+const RULE_MIN = 24;
 
 /**
  * The angle in degrees the text's lines run at, from the projection of the ink onto rows turned by
  * each candidate angle: level lines give the sharpest peaks (the largest sum of squared row counts).
- * Read on at most SKEW_SAMPLE_PX columns' width, every other ink pixel.
+ * Read on a grid of at most SKEW_SAMPLE_PX columns, and as many rows to the same step.
  */
-function skewOf(d: Uint8ClampedArray, width: number, height: number): number {
-  const { threshold } = otsu(d);
+function skewOf(d: Uint8ClampedArray, width: number, height: number, threshold: number): number {
   const step = Math.max(1, Math.ceil(width / SKEW_SAMPLE_PX));
   const xs: number[] = [];
   const ys: number[] = [];
@@ -240,22 +247,19 @@ const SKEW_SAMPLE_PX = 700;
  * Uneven light out of a photo: each pixel divided by the paper around it (the page blurred far
  * beyond a letter's size), so the paper is white everywhere and the ink dark against it.
  */
-function flattenLight(d: Uint8ClampedArray, width: number, height: number): void {
-  const paper = createCanvas(width, height);
-  const p = paper.getContext('2d');
-  const source = createCanvas(width, height);
-  source.getContext('2d').putImageData(new ImageData(d, width, height), 0, 0);
-  p.filter = `blur(${Math.max(8, Math.round(Math.max(width, height) / 40))}px)`;
-  p.drawImage(source, 0, 0);
-  const bg = p.getImageData(0, 0, width, height).data;
-  for (let i = 0; i < d.length; i += 4) {
-    const v = Math.min(255, (d[i]! * 255) / Math.max(1, bg[i]!));
-    d[i] = d[i + 1] = d[i + 2] = v;
-  }
+function flattenLight(page: Canvas): void {
+  const { width, height } = page;
+  const around = createCanvas(width, height);
+  const a = around.getContext('2d');
+  a.filter = `blur(${Math.max(8, Math.round(Math.max(width, height) / 40))}px)`;
+  a.drawImage(page, 0, 0);
+  const bg = a.getImageData(0, 0, width, height).data;
+  const g = page.getContext('2d');
+  const pixels = g.getImageData(0, 0, width, height);
+  const d = pixels.data;
+  for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = Math.min(255, (d[i]! * 255) / Math.max(1, bg[i]!));
+  g.putImageData(pixels, 0, 0);
 }
-
-const RULE_RUNS = 3;
-const RULE_MIN = 24;
 
 /** Rows either side that vote on a row's polarity: more than half a line of console text at 1x. */
 const ROW_VOTE = 12;

@@ -35,7 +35,7 @@ import type { Attachment, Inbound } from '../../ingest/ingest.ts';
 import type { CaseRow } from '../../store/cases.ts';
 import type { Lang } from '../../i18n/messages.ts';
 import { COMMAND, CONFIG } from './commands.ts';
-import { isOptedOut, isWatched, type Change, type PlaceSettings, type SettingKey } from '../../settings/place.ts';
+import { isWatched, type Change, type PlaceSettings, type SettingKey } from '../../settings/place.ts';
 import { settingsText, type Mentions } from '../../settings/text.ts';
 import { C } from '../../conversation/strings.ts';
 import { answeredRows, codePayload, codePayloads, NO_PINGS, retiredRows, textPayload, threadName, toPayload, type Payload } from './payload.ts';
@@ -406,11 +406,9 @@ export class Handlers {
    * privately; a case that already runs in a thread there goes on.
    */
   private async refusedHere(i: ChatInputCommandInteraction | MessageContextMenuCommandInteraction): Promise<boolean> {
-    const place = this.places.get(i);
     const parent = i.channel?.isThread() ? i.channel.parentId : undefined;
-    if (!place || !isOptedOut(place, i.channelId, parent)) return false;
-    if (parent && (await this.engine.caseIn('discord', i.channelId))) return false;
-    await i.reply(ephemeral(textPayload(C.optedOut[langFor(i.locale, '', place.language)])));
+    if (!(await this.engine.silencedAt('discord', i.guildId ?? undefined, { channel: i.channelId, parent, ...(parent ? { thread: i.channelId } : {}) }))) return false;
+    await i.reply(ephemeral(textPayload(C.optedOut[langFor(i.locale, '', this.places.get(i)?.language)])));
     return true;
   }
 
@@ -450,8 +448,7 @@ export class Handlers {
       const place = await this.engine.settings.of('discord', m.guildId);
       const parent = m.channel.isThread() ? m.channel.parentId : undefined;
       // Where the admins turned the bot off it starts nothing, not even for a mention; its case threads go on.
-      const silent = isOptedOut(place, m.channelId, parent) && !(parent && (await this.engine.caseIn('discord', m.channelId)));
-      if (silent) return;
+      if (await this.engine.silencedAt('discord', m.guildId, { channel: m.channelId, parent, ...(parent ? { thread: m.channelId } : {}) })) return;
       if (this.mentionsMe(m)) return await this.onMention(m);
       // Without the intent, other messages arrive without text or files: nothing to read.
       if (!this.deps.messageContent) return;

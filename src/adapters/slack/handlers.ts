@@ -13,7 +13,7 @@ import { slackAttachments, slackToPlain, withoutMentionOf, type FileAccess, type
 import { S } from './strings.ts';
 import { parseConfig } from './config.ts';
 import { C } from '../../conversation/strings.ts';
-import { isOptedOut, isWatched } from '../../settings/place.ts';
+import { isWatched } from '../../settings/place.ts';
 import { settingsText, type Mentions } from '../../settings/text.ts';
 
 export const COMMAND = '/comfyoom';
@@ -194,16 +194,15 @@ export class SlackHandlers {
     const user = command.user_id;
     const text = slackToPlain(command.text ?? '').trim();
     const place = await this.o.engine.settings.of('slack', command.team_id);
-    const config = /^(?:config|设置)\b\s*(.*)$/is.exec((command.text ?? '').trim());
-    // Where the admins turned the bot off, it opens nothing (a case thread has no slash commands).
-    if (!config && !/^(stats|relabel|更正诊断|help|帮助|forget|删除记录)\b/i.test(text) && isOptedOut(place, command.channel_id)) {
-      return this.ephemeral({ channel: command.channel_id, user, lang: 'en', respond }, note(C.optedOut[langFor(this.locales.get(user)?.locale, text, place.language)]));
-    }
+    // Where the admins turned the bot off, it opens nothing (a slash command is never in a thread).
+    const silenced = () => this.o.engine.silencedAt('slack', command.team_id, { channel: command.channel_id });
+    const refuse = (lang: Lang) => this.ephemeral({ channel: command.channel_id, user, lang, respond }, note(C.optedOut[lang]));
     // The form goes up at once: its trigger_id dies three seconds after the command, and users.info may be slow.
-    if (!text) return this.openModal(command, respond);
+    if (!text) return (await silenced()) ? refuse(langFor(this.locales.get(user)?.locale, '', place.language)) : this.openModal(command, respond);
     const locale = await this.locale(user);
     const lang = langFor(locale, text, place.language);
     const target: Target = { channel: command.channel_id, user, lang, respond };
+    const config = /^(?:config|设置)\b\s*(.*)$/is.exec((command.text ?? '').trim());
     if (config) return this.onConfig(target, command.team_id, config[1]!);
     const stats = /^stats\b\s*(.*)$/is.exec(text);
     if (stats) return this.onStats(target, command.team_id, stats[1]!.trim());
@@ -212,6 +211,7 @@ export class SlackHandlers {
     if (/^(help|帮助)$/i.test(text)) return this.ephemeral(target, note(S.usage[lang]));
     const origin = this.origin(command.team_id, command.channel_id, user, locale);
     if (/^(forget|删除记录)$/i.test(text)) return this.ephemeral(target, toBlockKit((await this.o.engine.forgetPrompt(origin))[0]!));
+    if (await silenced()) return refuse(lang);
     // One command opens one case: its trigger_id names it.
     const messages = await this.o.engine.receive({ ...origin, source: `cmd:${command.trigger_id}` }, { text });
     await this.send({ ...target, note: this.askedBy(user, lang) }, messages);
@@ -412,7 +412,7 @@ export class SlackHandlers {
     const thread = (msg['thread_ts'] as string | undefined) ?? msg.ts;
     const target: Target = { channel, user: invoker, lang, respond, thread };
     if (own) return this.ephemeral(target, note(S.noTraceback[lang]));
-    if (isOptedOut(await this.o.engine.settings.of('slack', s.team?.id), channel) && !(await this.o.engine.caseIn('slack', thread))) return this.ephemeral(target, note(C.optedOut[lang]));
+    if (await this.o.engine.silencedAt('slack', s.team?.id, { channel, thread })) return this.ephemeral(target, note(C.optedOut[lang]));
     // The message is the source: the shortcut used again, or with a mention at the same moment, opens one case.
     const origin = { ...this.origin(s.team?.id, channel, owner, locale), thread, source: `${channel}:${msg.ts}` };
     await this.send(target, await this.o.engine.receive(origin, { text, attachments: slackAttachments(files, this.o.files) }));
@@ -428,7 +428,7 @@ export class SlackHandlers {
     const lang = langFor(locale, own);
     const target: Target = { channel: e.channel, thread, user, lang };
     const inCase = await this.o.engine.caseIn('slack', thread);
-    if (!inCase && isOptedOut(await this.o.engine.settings.of('slack', team), e.channel)) return this.ephemeral(target, note(C.optedOut[lang]), thread);
+    if (!inCase && (await this.o.engine.silencedAt('slack', team, { channel: e.channel }))) return this.ephemeral(target, note(C.optedOut[lang]), thread);
 
     // A mention that holds a log, or one in a case's thread, is about itself; the engine tells
     // the owner's new log or answer from someone else's log (their own case, elsewhere).
