@@ -1,6 +1,8 @@
 // Screenshots before OCR: their size read from the header (so a decompression bomb is refused
 // before it is decoded), then greyscale with dark themes inverted, the text brought to the height
 // Tesseract reads best, and the contrast stretched so thin strokes (underscores, dots) survive.
+// Photos of a screen (told by their noisy background) are also turned level, lit evenly and
+// despeckled.
 // The lines of text are found on the result, each marked when it holds Chinese, so OCR can use the
 // Chinese data only there (see ocr.ts).
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
@@ -92,19 +94,22 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   const ink = otsu(pixels.data);
   eraseVerticalRules(pixels.data, width, height, ink);
   g.putImageData(pixels, 0, 0);
-  // A photo of a screen: its lines run at an angle and its light is uneven. Turned level and
-  // lit evenly, it reads as a screenshot does; a screenshot's lines are level, so it stays as it is.
-  const skew = skewOf(pixels.data, width, height, ink.threshold);
-  if (Math.abs(skew) >= MIN_SKEW_DEG) {
-    g.save();
-    g.fillStyle = '#ffffff';
-    g.fillRect(0, 0, width, height);
-    g.translate(width / 2, height / 2);
-    g.rotate((-skew * Math.PI) / 180);
-    const copy = createCanvas(width, height);
-    copy.getContext('2d').putImageData(pixels, 0, 0);
-    g.drawImage(copy, -width / 2, -height / 2);
-    g.restore();
+  // A photo of a screen: its lines may run at an angle, its light is uneven and its sensor noisy.
+  // Turned level and lit evenly, it reads as a screenshot does; a screenshot stays as it is.
+  const photo = backgroundShare(pixels.data) < PHOTO_BACKGROUND_SHARE;
+  if (photo) {
+    const skew = skewOf(pixels.data, width, height, ink.threshold);
+    if (Math.abs(skew) >= MIN_SKEW_DEG) {
+      g.save();
+      g.fillStyle = '#ffffff';
+      g.fillRect(0, 0, width, height);
+      g.translate(width / 2, height / 2);
+      g.rotate((-skew * Math.PI) / 180);
+      const copy = createCanvas(width, height);
+      copy.getContext('2d').putImageData(pixels, 0, 0);
+      g.drawImage(copy, -width / 2, -height / 2);
+      g.restore();
+    }
     flattenLight(native);
     pixels.data.set(g.getImageData(0, 0, width, height).data);
   }
@@ -118,6 +123,8 @@ export async function prepareForOcr(buf: Buffer): Promise<Prepared> {
   out.imageSmoothingQuality = 'high';
   out.drawImage(native, 0, 0, w, h);
   const scaled = out.getImageData(0, 0, w, h);
+  // The sensor's speckle, at the size OCR reads: left in, Tesseract takes it for letters.
+  if (photo) median3(scaled.data, w, h);
   stretchContrast(scaled.data);
   const bands = textBands(scaled.data, w, h);
   // Raw grey levels rather than a PNG: nothing to encode here or to decode in Tesseract, and a
@@ -237,9 +244,22 @@ function skewOf(d: Uint8ClampedArray, width: number, height: number, threshold: 
   return best;
 }
 
+/**
+ * The share of a page covered by its most common grey. A screenshot's background is one grey over
+ * much of it (0.36 to 0.95 on renders of eleven styles); a photo's sensor noise spreads every grey
+ * (about 0.04 on photos of a monitor).
+ */
+function backgroundShare(d: Uint8ClampedArray): number {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < d.length; i += 4) hist[d[i]!]!++;
+  return Math.max(...hist) / (d.length / 4);
+}
+
+const PHOTO_BACKGROUND_SHARE = 0.15;
+
 const MAX_SKEW_DEG = 8;
 const SKEW_STEP_DEG = 0.25;
-/** Below this the text is level: screenshots, and photos taken square on. */
+/** Below this the text is level: photos taken square on. */
 const MIN_SKEW_DEG = 0.5;
 const SKEW_SAMPLE_PX = 700;
 
@@ -259,6 +279,44 @@ function flattenLight(page: Canvas): void {
   const d = pixels.data;
   for (let i = 0; i < d.length; i += 4) d[i] = d[i + 1] = d[i + 2] = Math.min(255, (d[i]! * 255) / Math.max(1, bg[i]!));
   g.putImageData(pixels, 0, 0);
+}
+
+/**
+ * Each pixel the median of the 3x3 around it (grey in channel 0): specks go, strokes two pixels
+ * wide stay. Edges keep their own value.
+ */
+function median3(d: Uint8ClampedArray, width: number, height: number): void {
+  const src = new Uint8Array(width * height);
+  for (let i = 0; i < src.length; i++) src[i] = d[i * 4]!;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      let p0 = src[i - width - 1]!, p1 = src[i - width]!, p2 = src[i - width + 1]!;
+      let p3 = src[i - 1]!, p4 = src[i]!, p5 = src[i + 1]!;
+      let p6 = src[i + width - 1]!, p7 = src[i + width]!, p8 = src[i + width + 1]!;
+      let t: number;
+      // The median of nine by 19 exchanges (Paeth's network, as in Devillard's "Fast median search").
+      if (p1 > p2) (t = p1), (p1 = p2), (p2 = t);
+      if (p4 > p5) (t = p4), (p4 = p5), (p5 = t);
+      if (p7 > p8) (t = p7), (p7 = p8), (p8 = t);
+      if (p0 > p1) (t = p0), (p0 = p1), (p1 = t);
+      if (p3 > p4) (t = p3), (p3 = p4), (p4 = t);
+      if (p6 > p7) (t = p6), (p6 = p7), (p7 = t);
+      if (p1 > p2) (t = p1), (p1 = p2), (p2 = t);
+      if (p4 > p5) (t = p4), (p4 = p5), (p5 = t);
+      if (p7 > p8) (t = p7), (p7 = p8), (p8 = t);
+      if (p0 > p3) (t = p0), (p0 = p3), (p3 = t);
+      if (p5 > p8) (t = p5), (p5 = p8), (p8 = t);
+      if (p4 > p7) (t = p4), (p4 = p7), (p7 = t);
+      if (p3 > p6) (t = p3), (p3 = p6), (p6 = t);
+      if (p1 > p4) (t = p1), (p1 = p4), (p4 = t);
+      if (p2 > p5) (t = p2), (p2 = p5), (p5 = t);
+      if (p4 > p7) (t = p4), (p4 = p7), (p7 = t);
+      if (p4 > p2) (t = p4), (p4 = p2), (p2 = t);
+      if (p6 > p4) (t = p6), (p6 = p4), (p4 = t);
+      if (p4 > p2) (t = p4), (p4 = p2), (p2 = t);
+      d[i * 4] = p4;
+    }
+  }
 }
 
 /** Rows either side that vote on a row's polarity: more than half a line of console text at 1x. */

@@ -92,17 +92,17 @@ describe('OCR of screenshots in new styles', () => {
     expect(classify(text).category).toBe(classify(shot.shown).category);
   });
 
-  it('reads 85% of each screenshot style right, and 40% of photos (4 of 20 before they were turned level and lit evenly), never answering a photo wrong', { timeout: 900_000 }, async () => {
+  it('reads 85% of each screenshot style right, and 65% of photos (4 of 20 before they were turned level, 10 before every photo was lit evenly and despeckled), never answering a photo wrong', { timeout: 900_000 }, async () => {
     const all = await results();
     for (const style of styles) {
       const mine = all.filter((r) => r.style === style.name);
       if (style.photo) expect(share(mine, 'wrong'), style.name).toBe(0);
-      expect(share(mine, 'right'), style.name).toBeGreaterThanOrEqual(style.photo ? 0.4 : 0.85);
+      expect(share(mine, 'right'), style.name).toBeGreaterThanOrEqual(style.photo ? 0.65 : 0.85);
     }
   });
 
-  // Issue 33's bar, not met yet: half the photos are still asked about (turned level and evenly lit,
-  // OCR's confidence stays low on their noise and shear), and a word-wrapped line that splits a
+  // Issue 33's bar, not met yet: 6 of 20 photos are still asked about (OCR's confidence stays under
+  // the gate on their blur and shear, or a blurred letter hides the signature: `out of mamory`), and a word-wrapped line that splits a
   // signature (`Error no` / `kernel image is available`) can still be answered as another error with
   // confidence. When this starts passing, make it a plain test.
   it.fails('reads 95% of every style right, asking about the rest, never confidently wrong', { timeout: 900_000 }, async () => {
