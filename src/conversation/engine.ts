@@ -11,7 +11,7 @@ import type { Text } from '../kb/schema.ts';
 import { wording } from '../classify/wording.ts';
 import { couldNotApply } from '../plan/applied.ts';
 import { flagsApplied, planSteps, type Plan } from '../plan/plan.ts';
-import { ingest, kindOf, takesTime, type Attachment, type Inbound, type IngestProblem } from '../ingest/ingest.ts';
+import { ingest, kindOf, takesTime, type Attachment, type Inbound, type Ingested, type IngestProblem } from '../ingest/ingest.ts';
 import { hasPasteLink, httpPasteReader, pasteLinks, type PasteReader } from '../ingest/paste-links.ts';
 import { Learner, seedOf, type AdaptiveSetting } from '../learn/index.ts';
 import type { Ocr } from '../ingest/ocr.ts';
@@ -94,6 +94,17 @@ export interface EngineOptions {
 
 /** Below these, what OCR read is shown back instead of diagnosed (see OCR confidence gate). */
 export const OCR_GATE = { minOcrConfidence: 60, minDiagnosisConfidence: 0.7 };
+
+/**
+ * Whether what OCR read is answered: read surely, matched to something specific, and the same
+ * failure however the screen's unclear line breaks are read (`other`: the diagnosis with them
+ * joined). A GPU OOM whose stage one reading shows and the other does not is the same failure.
+ */
+export function answersScreenshot(ocrConfidence: number, d: Diagnosis, other?: Diagnosis): boolean {
+  const gpu = (c: string) => c.startsWith('oom_gpu_');
+  const same = !other || other.category === d.category || (gpu(d.category) && gpu(other.category) && [d.category, other.category].includes('oom_gpu_other'));
+  return ocrConfidence >= OCR_GATE.minOcrConfidence && d.confidence >= OCR_GATE.minDiagnosisConfidence && d.entry.priority >= 0 && same;
+}
 
 /** How often a wipe another process held back is tried again. */
 const SCRUB_RETRY_MS = 60_000;
@@ -300,7 +311,7 @@ export class Engine {
     const notes = got.problems.length ? [problemsMessage(got.problems, lang)] : [];
     if (!got.text.trim() && notes.length) return notes;
     if (got.ocr.length && !got.hasTypedText) {
-      const doubt = await this.ocrDoubt(got.text, got.ocr, lang);
+      const doubt = await this.ocrDoubt(got, lang);
       if (doubt) return [...notes, doubt];
     }
     return [...notes, ...(caseId ? await this.paste(caseId, got.text, origin) : await this.open(origin, got.text))];
@@ -372,11 +383,9 @@ export class Engine {
    * The confidence gate for screenshots: when OCR was unsure or what it read matches nothing
    * specific, show what was read and ask for the text rather than guess.
    */
-  private async ocrDoubt(text: string, read: { confidence: number }[], lang: Lang): Promise<Message | undefined> {
-    const ocrConfidence = Math.min(...read.map((r) => r.confidence));
-    const d = await this.diagnose(text);
-    const weakMatch = d.confidence < OCR_GATE.minDiagnosisConfidence || d.entry.priority < 0;
-    if (ocrConfidence >= OCR_GATE.minOcrConfidence && !weakMatch) return undefined;
+  private async ocrDoubt({ text, ocr, otherText }: Pick<Ingested, 'text' | 'ocr' | 'otherText'>, lang: Lang): Promise<Message | undefined> {
+    const ocrConfidence = Math.min(...ocr.map((r) => r.confidence));
+    if (answersScreenshot(ocrConfidence, await this.diagnose(text), otherText === undefined ? undefined : await this.diagnose(otherText))) return undefined;
     // What OCR read is the user's screen: redacted like a stored paste, and shown to them alone where the platform can.
     const excerpt = await this.work.storedPaste(text.trim().split('\n').filter((l) => l.trim()).slice(-12).join('\n').slice(-900));
     return {

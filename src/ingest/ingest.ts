@@ -30,6 +30,8 @@ export interface Ingested {
   problems: IngestProblem[];
   /** What OCR read from screenshots, with Tesseract's confidence (0..100) and the time it took. */
   ocr: { file: string; text: string; confidence: number; ms: number }[];
+  /** The text as it reads where every screenshot's unclear line breaks are joined (see OcrResult.otherReading); only when it differs. */
+  otherText?: string;
   /** True when some of the text was typed or came from a text file (not only OCR). */
   hasTypedText: boolean;
 }
@@ -64,6 +66,8 @@ async function readImage(a: Attachment, ocr: Ocr): Promise<OcrResult | IngestPro
 /** Reads a message's text, text files and (when OCR is available) screenshots. */
 export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
   const parts: string[] = [];
+  /** The same parts, with each screenshot's other reading. */
+  const others: string[] = [];
   const problems: IngestProblem[] = [];
   const read: Ingested['ocr'] = [];
   let hasTypedText = false;
@@ -90,8 +94,10 @@ export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
       const got = await readImage(a, ocr).catch(() => 'unreadable' as const);
       if (typeof got === 'string') problems.push({ file: a.name, kind: got });
       else {
-        read.push({ file: a.name, ...got });
+        const { otherReading, ...result } = got;
+        read.push({ file: a.name, ...result });
         parts.push(got.text);
+        others[parts.length - 1] = otherReading ?? got.text;
       }
       continue;
     }
@@ -130,5 +136,7 @@ export async function ingest(inbound: Inbound, ocr?: Ocr): Promise<Ingested> {
       hasTypedText = true;
     }
   }
-  return { text: parts.join('\n\n'), problems, ocr: read, hasTypedText };
+  const text = parts.join('\n\n');
+  const otherText = parts.map((p, i) => others[i] ?? p).join('\n\n');
+  return { text, ...(otherText !== text ? { otherText } : {}), problems, ocr: read, hasTypedText };
 }

@@ -62,7 +62,12 @@ interface Block {
  * text is taken as wrapped only when at least two lines end flush with the same edge and go on at
  * the margin: a log whose longest lines merely happen to be alike is returned line for line.
  */
-export function rebuildText(lines: OcrLine[]): string {
+/**
+ * `breaks`: 'measured' undoes the breaks the screen shows were the window's; 'every' also every
+ * break that could be one where the screen does not tell (a browser cuts at a space, so a wrapped
+ * line ends as a log's own may): the engine reads both and asks when they disagree.
+ */
+export function rebuildText(lines: OcrLine[], breaks: 'measured' | 'every' = 'measured'): string {
   const read = lines.filter((l) => l.text.trim()).map((l) => ({ ...l, text: mendLine(l.text) }));
   const block = measure(read);
   if (!block) return read.map((l) => l.text.trim()).join('\n');
@@ -75,18 +80,18 @@ export function rebuildText(lines: OcrLine[]): string {
   const words = (l: OcrLine) => /[A-Za-z]{2}/.test(l.text);
   const votes = read.flatMap((line, i) => (candidates[i] && words(line) && words(read[i - 1]!) ? [flush[i]] : []));
   const anywhere = votes.filter(Boolean).length >= 0.7 * votes.length;
-  const breaks = wrapped ? (anywhere ? flush : candidates) : [];
+  const undone = wrapped ? (anywhere ? flush : candidates) : breaks === 'every' ? candidates : [];
   const out: string[] = [];
   for (const [i, line] of read.entries()) {
     const text = line.text.trim();
     const indent = Math.max(0, Math.round((line.left - block.margin) / block.charWidth));
     // A word the classifier needs, cut where no edge shows it (a chat's proportional font leaves
     // the line short): its pieces on both sides of the break make it whole again.
-    if (i > 0 && !breaks[i] && indent === 0 && splitWord(out.at(-1)!, text)) {
+    if (i > 0 && !undone[i] && indent === 0 && splitWord(out.at(-1)!, text)) {
       out[out.length - 1] += text;
       continue;
     }
-    if (!breaks[i]) {
+    if (!undone[i]) {
       out.push(' '.repeat(indent) + text);
       continue;
     }
@@ -125,13 +130,15 @@ function splitWord(before: string, after: string): boolean {
 /**
  * Tesseract's misreadings of a traceback that hide its frames from the classifier: a frame's quotes
  * read curly or doubled (`File “C:\x.py"”, line 3`), and a space put after an underscore inside an
- * identifier (`factory_ kwargs`, never valid Python: `for _ in` has no letter before the `_`).
+ * identifier (`factory_ kwargs`, never valid Python: `for _ in` has no letter before the `_`). And
+ * of the sizes the classifier reads: a soft `B` after a number's unit read as `8` or `S` (`3232.70 M8`).
  */
 const FRAME_QUOTES = /^(\s*Fi[l1I]e\s{0,2})["“”'‘’]{1,2}([^"“”'‘’\n]{1,400}?)["“”'‘’]{1,3}(\s{0,2},\s{0,2}line\b)/;
 const SPACE_AFTER_UNDERSCORE = /([A-Za-z0-9])_ (?=[a-z])/g;
+const SIZE_UNIT = /(\d ?[KMGT]i?)[8S]\b/g;
 
 function mendLine(text: string): string {
-  return text.replace(FRAME_QUOTES, '$1"$2"$3').replace(SPACE_AFTER_UNDERSCORE, '$1_');
+  return text.replace(FRAME_QUOTES, '$1"$2"$3').replace(SPACE_AFTER_UNDERSCORE, '$1_').replace(SIZE_UNIT, '$1B');
 }
 
 function measure(read: OcrLine[]): Block | undefined {

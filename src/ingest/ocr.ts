@@ -16,6 +16,8 @@ import { rebuildText, type OcrLine } from './ocr-text.ts';
 export interface OcrResult {
   /** What the screenshot shows, with lines the window wrapped put back together (see ocr-text.ts). */
   text: string;
+  /** The text with every break joined that could be the window's where the screen does not tell; only when it reads otherwise. */
+  otherReading?: string;
   /** Tesseract's mean word confidence, 0..100. */
   confidence: number;
   ms: number;
@@ -195,7 +197,10 @@ export class OcrPool implements Ocr {
     );
     const words = read.reduce((n, r) => n + r.words, 0);
     const confidence = words ? read.reduce((n, r) => n + r.confidence * r.words, 0) / words : 0;
-    return { text: rebuildText(read.flatMap((r) => r.lines)), confidence, ms: performance.now() - t0! };
+    const lines = read.flatMap((r) => r.lines);
+    const text = rebuildText(lines);
+    const other = rebuildText(lines, 'every');
+    return { text, ...(other !== text ? { otherReading: other } : {}), confidence, ms: performance.now() - t0! };
   }
 
   private async run(image: OcrInput, piece: Piece): Promise<{ lines: OcrLine[]; confidence: number; words: number }> {

@@ -110,7 +110,8 @@ export const STYLES = {
  * Styles the first OCR tests never used, for the screenshots people post first in help channels:
  * a dark phone chat (WhatsApp-like, a larger proportional font cut anywhere, heavier JPEG), the
  * current frontend's error panel in its light and dark themes with the red outline and the error
- * toast above it, and a crop of a console that shows only the last lines of a long log.
+ * toast above it, a crop of a console that shows only the last lines of a long log, and Windows
+ * PowerShell's blue window.
  */
 export const NEW_STYLES = {
   phoneDark: {
@@ -149,6 +150,17 @@ export const NEW_STYLES = {
     maxLines: 40,
   },
   crop: { ...consoleStyle('dark', 1), name: 'console crop, last 12 lines', maxLines: 12 },
+  /** Windows PowerShell's own window: light text on its navy blue, 120 columns, the title bar above. */
+  powershell: {
+    name: 'powershell blue',
+    font: 'mono',
+    size: 14,
+    wrapWidth: columns(120, 14),
+    wrap: 'char',
+    colours: { page: '#012456', panel: '#012456', text: '#eeedf0' },
+    header: { text: 'Windows PowerShell', background: '#ffffff', colour: '#000000' },
+    maxLines: 40,
+  },
 } satisfies Record<string, ShotStyle>;
 
 const NODE = /(?:executing|Node Type:\W*)\s*([A-Za-z][\w ()+-]*?)\s*:?\s*$/m;

@@ -7,7 +7,7 @@
 // screenshot shows (the classifier changes under this test; OCR should not change its answer), and
 // the label is reported beside it.
 import { describe, expect, it } from 'vitest';
-import { OCR_GATE } from '../../src/conversation/engine.ts';
+import { answersScreenshot } from '../../src/conversation/engine.ts';
 import { ingest } from '../../src/ingest/ingest.ts';
 import { classify } from '../helpers/kb.ts';
 import { ocr as pool } from '../helpers/ocr.ts';
@@ -30,7 +30,7 @@ async function read(image: Buffer, name: string) {
   const got = await ingest({ attachments: [{ name, read: async () => image }] }, pool);
   const ocr = got.ocr[0];
   if (!ocr) throw new Error(`${name}: ${got.problems.map((p) => p.kind).join(', ')}`);
-  return ocr;
+  return { ...ocr, otherText: got.otherText };
 }
 
 describe('OCR of screenshots in every style', () => {
@@ -58,7 +58,7 @@ describe('OCR of screenshots in every style', () => {
         const shot = renderScreenshot(s.text, style);
         const ocr = await read(shot.image, `${s.id}.${style.jpegQuality ? 'jpg' : 'png'}`);
         const got = classify(ocr.text);
-        const answered = ocr.confidence >= OCR_GATE.minOcrConfidence && got.confidence >= OCR_GATE.minDiagnosisConfidence && got.entry.priority >= 0;
+        const answered = answersScreenshot(ocr.confidence, got, ocr.otherText === undefined ? undefined : classify(ocr.otherText));
         return { id: s.id, style: style.name, label: s.category, shows: classify(shot.shown).category, got: got.category, confidence: got.confidence, answered, ms: ocr.ms };
       }),
     );

@@ -2,7 +2,9 @@
 // and indentation kept. Geometry is given as OCR reports it (line boxes in pixels); the corpus
 // checks lay real pastes out with the screenshot renderer, without OCR.
 import { describe, expect, it } from 'vitest';
+import { answersScreenshot } from '../../src/conversation/engine.ts';
 import { rebuildText, type OcrLine } from '../../src/ingest/ocr-text.ts';
+import { classify } from '../helpers/kb.ts';
 import { batchesUpTo } from '../helpers/corpus.ts';
 import { layoutScreenshot, STYLES, type ShotStyle } from '../helpers/screenshot.ts';
 
@@ -36,6 +38,14 @@ describe('rebuilding OCR text', () => {
       '  torch.empty((out_features, in_features), **factory_kwargs)',
       'File "/opt/ComfyUI/comfy/ops.py", line 52, in forward_comfy_cast_weights',
       '  for _ in range(steps):',
+    ]);
+  });
+
+  it("mends a size's unit whose B was read as 8 or S, and leaves other 8s and Ss alone", () => {
+    const read = ['[Memory Management] Target: KModel, Free GPU: 3232.70 M8, Model Require: 11350.07 MB, Inference Require: 109.00 MS', 'Tried to allocate 20.00 Mi8 (GPU 0; 8 GiB total); RTX 4080 S; 2 GS'];
+    expect(rebuildText(screen(read)).split('\n')).toEqual([
+      '[Memory Management] Target: KModel, Free GPU: 3232.70 MB, Model Require: 11350.07 MB, Inference Require: 109.00 MB',
+      'Tried to allocate 20.00 MiB (GPU 0; 8 GiB total); RTX 4080 S; 2 GB',
     ]);
   });
 
@@ -161,5 +171,30 @@ describe('words cut where no edge shows it', () => {
       ['Allocation', 150],
     ]);
     expect(rebuildText(read).split('\n')).toEqual(['Out of memory on', 'device 0', 'RuntimeError: CUDA error', 'Error while running', 'torch.OutOfMemoryError: oops', 'Allocation']);
+  });
+});
+
+describe('breaks the screen does not tell', () => {
+  // The frontend's error panel wraps at spaces: a line ends short of the edge (the frame's line, the
+  // longest) by less than the next line's first word, as a log's own line may.
+  const panel = [
+    'Steps:   0%|          | 0/1000 [00:00<?, ?it/s]Error no',
+    'kernel image is available for execution',
+    'Press any key to continue . . .',
+    '  File "D:\\ai\\bitsandbytes\\csrc\\ops.py", line 67, in run',
+  ];
+
+  it("keeps them as the log's own when measured, and joins every one that could be the window's when asked to", () => {
+    expect(rebuildText(screen(panel))).toBe(panel.join('\n'));
+    expect(rebuildText(screen(panel), 'every').split('\n')[0]).toBe(`${panel[0]} ${panel[1]}`);
+  });
+
+  it('leaves a screenshot unanswered when the two readings are different failures, and answers it when they agree', () => {
+    const measured = classify(rebuildText(screen(panel)));
+    const joined = classify(rebuildText(screen(panel), 'every'));
+    expect(joined.category).not.toBe(measured.category);
+    expect(answersScreenshot(90, joined)).toBe(true);
+    expect(answersScreenshot(90, joined, measured)).toBe(false);
+    expect(answersScreenshot(90, joined, joined)).toBe(true);
   });
 });
