@@ -131,14 +131,23 @@ function splitWord(before: string, after: string): boolean {
  * Tesseract's misreadings of a traceback that hide its frames from the classifier: a frame's quotes
  * read curly or doubled (`File “C:\x.py"”, line 3`), and a space put after an underscore inside an
  * identifier (`factory_ kwargs`, never valid Python: `for _ in` has no letter before the `_`). And
- * of the sizes the classifier reads: a soft `B` after a number's unit read as `8` or `S` (`3232.70 M8`).
+ * of the words the classifier reads first: a soft `B` after a size's unit read as `8` or `S`
+ * (`3232.70 M8`), the `m` and `e` of `memory` blurred into other letters (`out of samory`,
+ * `OutOfMesory€rror`).
  */
 const FRAME_QUOTES = /^(\s*Fi[l1I]e\s{0,2})["“”'‘’]{1,2}([^"“”'‘’\n]{1,400}?)["“”'‘’]{1,3}(\s{0,2},\s{0,2}line\b)/;
 const SPACE_AFTER_UNDERSCORE = /([A-Za-z0-9])_ (?=[a-z])/g;
 const SIZE_UNIT = /(\d ?[KMGT]i?)[8S]\b/g;
+const OUT_OF_MEMORY = /\b(out of )(?!memory)[a-z]{3}ory\b/gi;
+const MEMORY_ERROR = /\b(OutOf|Array)M[a-z]{2}ory[E€]rror\b/g;
 
 function mendLine(text: string): string {
-  return text.replace(FRAME_QUOTES, '$1"$2"$3').replace(SPACE_AFTER_UNDERSCORE, '$1_').replace(SIZE_UNIT, '$1B');
+  return text
+    .replace(FRAME_QUOTES, '$1"$2"$3')
+    .replace(SPACE_AFTER_UNDERSCORE, '$1_')
+    .replace(SIZE_UNIT, '$1B')
+    .replace(OUT_OF_MEMORY, '$1memory')
+    .replace(MEMORY_ERROR, '$1MemoryError');
 }
 
 function measure(read: OcrLine[]): Block | undefined {

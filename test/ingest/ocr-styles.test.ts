@@ -101,7 +101,7 @@ describe('OCR of screenshots in new styles', () => {
     }
   });
 
-  // Issue 33's bar, not met yet: 7 of 20 photos are still asked about (OCR's confidence stays under
+  // Issue 33's bar, not met yet: 6 of 20 photos are still asked about (OCR's confidence stays under
   // the gate on their blur and shear, or a blurred letter hides the signature: `out of mamory`), and
   // each screenshot style asks about one or two. When this starts passing, make it a plain test.
   it.fails('reads 95% of every style right, asking about the rest, never confidently wrong', { timeout: 900_000 }, async () => {

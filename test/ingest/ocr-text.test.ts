@@ -41,11 +41,16 @@ describe('rebuilding OCR text', () => {
     ]);
   });
 
-  it("mends a size's unit whose B was read as 8 or S, and leaves other 8s and Ss alone", () => {
-    const read = ['[Memory Management] Target: KModel, Free GPU: 3232.70 M8, Model Require: 11350.07 MB, Inference Require: 109.00 MS', 'Tried to allocate 20.00 Mi8 (GPU 0; 8 GiB total); RTX 4080 S; 2 GS'];
+  it("mends a size's unit whose B was read as 8 or S, and a blurred memory, leaving other 8s, Ss and words alone", () => {
+    const read = [
+      '[Memory Management] Target: KModel, Free GPU: 3232.70 M8, Model Require: 11350.07 MB, Inference Require: 109.00 MS',
+      'Tried to allocate 20.00 Mi8 (GPU 0; 8 GiB total); RTX 4080 S; 2 GS',
+      'torch.AcceleratorError: CUDA error: out of samory; torch.OutOfMesory€rror; ran out of factory presets',
+    ];
     expect(rebuildText(screen(read)).split('\n')).toEqual([
       '[Memory Management] Target: KModel, Free GPU: 3232.70 MB, Model Require: 11350.07 MB, Inference Require: 109.00 MB',
       'Tried to allocate 20.00 MiB (GPU 0; 8 GiB total); RTX 4080 S; 2 GB',
+      'torch.AcceleratorError: CUDA error: out of memory; torch.OutOfMemoryError; ran out of factory presets',
     ]);
   });
 
