@@ -119,7 +119,6 @@ export interface Part {
 const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
 
 /** Chat (and its screenshots) arrives here unless this process is a shard manager with no Slack: its shards receive Discord's. */
-const receivesChat = (config: Config) => config.slack !== undefined || (config.discord !== undefined && config.discord.shards === undefined);
 
 /**
  * How long a stop waits for work in flight. What outlasts it is mostly a post that a platform keeps
@@ -151,7 +150,7 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
   const log = edges.log ?? createLogger(config.log);
   const metrics = config.http || part.shard ? createMetrics() : undefined;
   if (part.shard && metrics) answerMetricsRequests(metrics.registry);
-  const app = await openApp(config, { pool: true, warmOcr: receivesChat(config), ...(metrics ? { instruments: instruments(metrics) } : {}) });
+  const app = await openApp(config, { pool: true, ...(metrics ? { instruments: instruments(metrics) } : {}) });
   const gate = new Gate();
   if (part.housekeeping) await app.engine.expire(config.retentionDays);
 

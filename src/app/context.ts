@@ -24,16 +24,14 @@ export interface AppContext {
  * `pool`: classify in worker threads, for the bots, whose event loop must acknowledge every
  * command in time; the terminal has one user and classifies inline.
  */
-export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl' | 'language'>>, o: { pool?: boolean; warmOcr?: boolean; instruments?: Instruments } = {}): Promise<AppContext> {
+export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMinute'> & Partial<Pick<Config, 'adaptive' | 'databaseUrl' | 'language'>>, o: { pool?: boolean; instruments?: Instruments } = {}): Promise<AppContext> {
   const measure = o.instruments ?? unmeasured;
   const kb = loadKb(kbDir());
   const db = await openStore({ db: resolve(config.db), databaseUrl: config.databaseUrl });
   const store = measure.store(new CaseStore(db));
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
-  // A bot that receives chat starts its OCR workers now, warm for the first screenshot; the terminal
-  // at its first screenshot, and a shard manager that only keeps house never (about 250 MB saved).
+  // OCR's workers (about 250 MB) start at the first screenshot and stop after a quiet minute.
   const ocr = new OcrPool(pool ? { prepare: pool.prepareForOcr } : {});
-  if (o.warmOcr) void ocr.warm();
   const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}), settings: new Settings(new SettingsStore(db), config.language ? { language: config.language } : {}) });
   return {
     db,

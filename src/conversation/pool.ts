@@ -19,10 +19,14 @@ export interface WorkPoolOptions {
   kbDir: string;
   /** Worker threads; default one per core but the event loop's, at least one. */
   threads?: number;
+  /** A worker stops after this long without a task (default a minute). */
+  idleMs?: number;
 }
 
 /** A diagnosis as it crosses threads: the kb entry by id, found again in this thread's kb. */
 export type WireDiagnosis = Omit<Diagnosis, 'entry'> & { entry: string };
+
+const IDLE_MS = 60_000;
 
 export const defaultThreads = () => Math.max(1, availableParallelism() - 1);
 
@@ -36,11 +40,18 @@ export class WorkPool implements Work {
     this.threads = o.threads ?? defaultThreads();
     this.piscina = new Piscina({
       filename: new URL('./pool-worker.mjs', import.meta.url).href,
-      minThreads: this.threads,
+      // A worker holds its own kb and classifier (about 55 MB): started at the first paste, stopped
+      // after a quiet minute, so an idle bot stays small; starting one takes a fraction of a second.
+      minThreads: 0,
       maxThreads: this.threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: o.idleMs ?? IDLE_MS,
       workerData: { kbDir: o.kbDir },
     });
+  }
+
+  /** Worker threads running now. */
+  get threadsUp(): number {
+    return this.piscina.threads.length;
   }
 
   /** Tasks the workers have finished: how a test tells that the work left this thread. */

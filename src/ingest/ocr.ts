@@ -66,6 +66,11 @@ export interface OcrPoolOptions {
   /** Time budget per piece of a page; a stuck recognition is abandoned and the pool rebuilt. */
   timeoutMs?: number;
   /**
+   * The workers stop once no screenshot has been read for this long (default a minute), and start
+   * again at the next: they hold about 250 MB that a help channel's bot needs only now and then.
+   */
+  idleMs?: number;
+  /**
    * `by-script` (the default): English data, with Chinese only on lines that show Han script, the
    * page cut into pieces. `eng+chi_sim`: both on every whole page, as the pool read before; the
    * bench's baseline.
@@ -127,10 +132,13 @@ export class OcrPool implements Ocr {
   /** Jobs running now, and callers waiting for a worker: the time budget starts when a job runs. */
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly idleMs: number;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(o: OcrPoolOptions = {}) {
     this.size = Math.max(1, Math.min(o.size ?? availableParallelism(), availableParallelism()));
     this.timeoutMs = o.timeoutMs ?? 20_000;
+    this.idleMs = o.idleMs ?? 60_000;
     this.languages = o.languages ?? 'by-script';
     this.prepare = o.prepare ?? prepareForOcr;
   }
@@ -159,6 +167,11 @@ export class OcrPool implements Ocr {
     return started;
   }
 
+  /** Language sets whose workers are up (or starting). */
+  get started(): number {
+    return this.schedulers.size;
+  }
+
   /** Starts every worker now, so the first screenshot does not wait for them. */
   async warm(): Promise<void> {
     const sets: Langs[] = this.languages === 'by-script' ? ['eng', 'eng+chi_sim'] : ['eng+chi_sim'];
@@ -166,6 +179,7 @@ export class OcrPool implements Ocr {
   }
 
   private async acquire(): Promise<void> {
+    clearTimeout(this.idle);
     if (this.running < this.size) {
       this.running++;
       return;
@@ -176,7 +190,7 @@ export class OcrPool implements Ocr {
   private release(): void {
     const next = this.waiting.shift();
     if (next) next();
-    else this.running--;
+    else if (--this.running === 0) (this.idle = setTimeout(() => void this.close(), this.idleMs)).unref();
   }
 
   async recognize(image: OcrInput): Promise<OcrResult> {
@@ -231,6 +245,7 @@ export class OcrPool implements Ocr {
 
   /** Drops every worker; a job after this starts new ones. */
   async close(): Promise<void> {
+    clearTimeout(this.idle);
     const started = [...this.schedulers.values()];
     this.schedulers.clear();
     await Promise.allSettled(started.map(async (s) => (await s).terminate()));

@@ -2,7 +2,7 @@
 // the RunningAdapter the bot runner expects; or, for the process that shards the bot, a client
 // that only speaks REST.
 import { createRequire } from 'node:module';
-import { Client, Events, GatewayIntentBits, Partials, Status, type RESTOptions } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, Partials, Status, type RESTOptions } from 'discord.js';
 import type { RunningAdapter } from '../../app/bots.ts';
 import type { Config } from '../../app/config.ts';
 import type { Engine } from '../../conversation/engine.ts';
@@ -43,6 +43,30 @@ function restAgent(): RESTOptions['agent'] {
   return new Agent();
 }
 
+/**
+ * The bot reads what each event and interaction carries (the member's roles come with it) and
+ * fetches the rest, so it keeps no reactions, presences, emoji or voice states: a bot in thousands
+ * of servers would hold them for nothing. Guilds, channels and threads stay cached, and a channel's
+ * last messages for half an hour: an edit is told from a second edit by the message before it.
+ */
+const CACHES = Options.cacheWithLimits({
+  ...Options.DefaultMakeCacheSettings,
+  MessageManager: 50,
+  ReactionManager: 0,
+  ReactionUserManager: 0,
+  PresenceManager: 0,
+  GuildEmojiManager: 0,
+  GuildStickerManager: 0,
+  GuildScheduledEventManager: 0,
+  GuildBanManager: 0,
+  GuildInviteManager: 0,
+  StageInstanceManager: 0,
+  VoiceStateManager: 0,
+  AutoModerationRuleManager: 0,
+  ThreadMemberManager: 0,
+  GuildMemberManager: { maxSize: 200, keepOverLimit: (member) => member.id === member.client.user.id },
+});
+
 function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
   const { messageContent } = opts.config;
   const client = new Client({
@@ -53,6 +77,8 @@ function wire(opts: DiscordOptions): { client: Client; handlers: Handlers } {
     // Also set per payload; this catches anything sent without one.
     allowedMentions: NO_PINGS,
     rest: { agent: restAgent(), ...(opts.api ? { api: opts.api } : {}) },
+    makeCache: CACHES,
+    sweepers: { ...Options.DefaultSweeperSettings, messages: { interval: 300, lifetime: 1800 } },
   });
   // The environment's choices hold in every server whose admins have not made their own.
   const { helperRole, watchChannels, digestChannel } = opts.config;
