@@ -20,7 +20,9 @@ COPY migrations ./migrations
 # migrations, the OCR language data and the chart font, both npm packages), so nothing is
 # fetched when it runs; the case database lives in the /data volume.
 FROM node:24-bookworm-slim
+# MALLOC_MMAP_THRESHOLD_: memory freed after a burst of large logs goes back to the system (scripts/malloc.mjs).
 ENV NODE_ENV=production \
+    MALLOC_MMAP_THRESHOLD_=1048576 \
     COMFYOOM_DB=/data/comfyoom.db \
     COMFYOOM_HTTP_PORT=9464 \
     COMFYOOM_HTTP_HOST=0.0.0.0 \

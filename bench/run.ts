@@ -10,6 +10,7 @@ import { benchChatLoad } from './chat-load.ts';
 import { benchAdaptive } from './adaptive.ts';
 import { benchPlanRecall } from './plan-recall.ts';
 import { benchForget } from './forget.ts';
+import { benchFootprint } from './footprint.ts';
 
 /** Add a bench here: an async function returning a BenchResult. */
 const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
@@ -22,6 +23,7 @@ const BENCHES: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'adaptive', run: benchAdaptive },
   { name: 'plan-recall', run: benchPlanRecall },
   { name: 'forget', run: benchForget },
+  { name: 'footprint', run: benchFootprint },
 ];
 
 /** `npm run bench -- store` runs only the benches named. */

@@ -5,6 +5,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distIsFresh } from '../scripts/dist-fresh.mjs';
+import { withTunedMalloc } from '../scripts/malloc.mjs';
+
+// The bots run for weeks: their memory should go back down after a burst of large logs.
+if (process.argv[2] === 'start') withTunedMalloc();
 
 // Settings may live in a .env file next to where the bot is started (see .env.example).
 if (existsSync('.env')) process.loadEnvFile('.env');
