@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { STOP_LIMIT_MS } from '../../src/app/bots.ts';
 import { loadConfig, VARIABLES } from '../../src/app/config.ts';
 import { dockerEnvFile, envOf, instructions } from '../helpers/dockerfile.ts';
+import { MALLOC_TUNING } from '../../scripts/malloc.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -59,7 +60,9 @@ describe('the Dockerfile', () => {
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^(root|0)(:|$)/);
     const env = envOf(runtime);
-    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && !VARIABLES.includes(k))).toEqual([]);
+    // Besides the bot's own settings: Node's mode, and glibc's tuning as `npm start` sets it.
+    expect(Object.keys(env).filter((k) => k !== 'NODE_ENV' && !(k in MALLOC_TUNING) && !VARIABLES.includes(k))).toEqual([]);
+    expect(env).toMatchObject(MALLOC_TUNING);
     const config = loadConfig(env);
     expect(runtime.filter((i) => i.op === 'VOLUME').map((i) => i.args)).toEqual([dirname(config.db)]);
     expect(config.http).toEqual({ port: 9464, host: '0.0.0.0' });
