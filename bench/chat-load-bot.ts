@@ -22,7 +22,7 @@ export type ToBot =
 export type FromBot =
   | { ready: { port?: number; workers: number } }
   | { counted: { stored: number; distinct: number } }
-  | { stopped: { stallMs: number; stallP99Ms: number; worst?: Gap } };
+  | { stopped: { stallMs: number; stallP99Ms: number; worst?: Gap; cpu: { mainThreadMs?: number; processMs: number } } };
 
 /** The event loop's longest gap as the probe saw it, and how much of it this thread ran or waited for a core (Linux). */
 export interface Gap {
@@ -39,6 +39,7 @@ const tell = (m: FromBot, then?: () => void) => process.send!(m, undefined, {}, 
 let app: Awaited<ReturnType<typeof openApp>> | undefined;
 let adapter: RunningAdapter | undefined;
 const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+let cpuFrom: NodeJS.CpuUsage | undefined;
 
 /**
  * On a machine other processes share, a stall may be the scheduler's: this thread ready to run
@@ -52,6 +53,7 @@ const probe = (() => {
     return { at: performance.now(), ran: ran / 1e6, waited: waited / 1e6 };
   };
   let last = read();
+  let from = last.ran;
   let worst: Gap = { ms: 0, ranMs: 0, waitedMs: 0 };
   const timer = setInterval(() => {
     const now = read();
@@ -60,8 +62,10 @@ const probe = (() => {
   }, 5);
   timer.unref();
   return {
-    reset: () => void ((last = read()), (worst = { ms: 0, ranMs: 0, waitedMs: 0 })),
+    reset: () => void ((last = read()), (worst = { ms: 0, ranMs: 0, waitedMs: 0 }), (from = last.ran)),
     worst: () => worst,
+    /** Milliseconds this thread ran since the last reset. */
+    ran: () => read().ran - from,
   };
 })();
 
@@ -90,13 +94,16 @@ async function handle(m: ToBot): Promise<void> {
     }
     loop.enable();
     probe?.reset();
+    cpuFrom = process.cpuUsage();
     tell({ ready: { ...(port !== undefined ? { port } : {}), workers: defaultThreads() } });
   } else if ('count' in m) {
     const row = (await first<{ stored: number; distinct_: number }>(app!.db.db, sql`SELECT COUNT(*) AS stored, COUNT(DISTINCT source) AS distinct_ FROM cases`))!;
     tell({ counted: { stored: row.stored, distinct: row.distinct_ } });
   } else {
     loop.disable();
-    const figures = { stallMs: loop.max / 1e6, stallP99Ms: loop.percentile(99) / 1e6, ...(probe ? { worst: probe.worst() } : {}) };
+    const used = process.cpuUsage(cpuFrom);
+    const cpu = { processMs: (used.user + used.system) / 1000, ...(probe ? { mainThreadMs: probe.ran() } : {}) };
+    const figures = { stallMs: loop.max / 1e6, stallP99Ms: loop.percentile(99) / 1e6, ...(probe ? { worst: probe.worst() } : {}), cpu };
     await adapter?.stop();
     await app?.close();
     // Pool workers and sockets are closed without waiting for them: the figures are what matters now.
