@@ -14,6 +14,7 @@ import { createMetrics, type Metrics } from '../ops/metrics.ts';
 import { answerMetricsRequests, shardMetrics } from '../ops/shard-metrics.ts';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { ConfigError, type Config } from './config.ts';
+import type { Channel } from '../ingest/shared-ocr.ts';
 import { openApp } from './context.ts';
 import type { RunningShards } from './shards.ts';
 
@@ -118,7 +119,6 @@ export interface Part {
 /** Idle cases are swept four times per idle time, and at least every 10 minutes (retention and the digest with them). */
 const housekeepEveryMs = (idleMs: number) => Math.max(1_000, Math.min(10 * 60_000, idleMs / 4));
 
-/** Chat (and its screenshots) arrives here unless this process is a shard manager with no Slack: its shards receive Discord's. */
 
 /**
  * How long a stop waits for work in flight. What outlasts it is mostly a post that a platform keeps
@@ -150,7 +150,8 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
   const log = edges.log ?? createLogger(config.log);
   const metrics = config.http || part.shard ? createMetrics() : undefined;
   if (part.shard && metrics) answerMetricsRequests(metrics.registry);
-  const app = await openApp(config, { pool: true, ...(metrics ? { instruments: instruments(metrics) } : {}) });
+  // A shard's screenshots are read by its manager's one OCR pool.
+  const app = await openApp(config, { pool: true, ...(part.shard && process.send ? { ocrAt: process as Channel } : {}), ...(metrics ? { instruments: instruments(metrics) } : {}) });
   const gate = new Gate();
   if (part.housekeeping) await app.engine.expire(config.retentionDays);
 
@@ -163,7 +164,7 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
         const [{ startDiscord }, { startShards }, { measureDiscord }] = await Promise.all([import('../adapters/discord/bot.ts'), import('./shards.ts'), import('../ops/discord.ts')]);
         const opts = { engine: app.engine, log: eventLog(log.child({ platform: 'discord' })), ...(edges.discordApi ? { api: edges.discordApi } : {}) };
         const { shards } = discord;
-        const running = shards === undefined ? await startDiscord({ ...opts, config: discord, admit: gate.admit }) : await startShards({ ...opts, config: { ...discord, shards } });
+        const running = shards === undefined ? await startDiscord({ ...opts, config: discord, admit: gate.admit }) : await startShards({ ...opts, ocr: app.ocr, config: { ...discord, shards } });
         if (metrics) measureDiscord(running.client, metrics);
         return running;
       },

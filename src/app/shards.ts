@@ -12,6 +12,8 @@ import { Routes, ShardingManager, type RESTGetAPIGatewayBotResult, type Shard } 
 import { restDiscord, type DiscordOptions, type RunningDiscord } from '../adapters/discord/bot.ts';
 import { STOP_LIMIT_MS } from './bots.ts';
 import type { Config } from './config.ts';
+import type { Ocr } from '../ingest/ocr.ts';
+import { serveOcr } from '../ingest/shared-ocr.ts';
 
 /** The shard process's entry: plain JavaScript, so it starts from the sources (through tsx) and from dist/ alike. */
 const SHARD_ENTRY = new URL('./shard-entry.mjs', import.meta.url);
@@ -28,6 +30,8 @@ const SHARD_STOP_MS = STOP_LIMIT_MS - 1_000;
 
 export interface ShardsOptions extends Omit<DiscordOptions, 'admit'> {
   config: DiscordOptions['config'] & { shards: 'auto' | number };
+  /** The machine's one OCR pool: the shards send their prepared screenshots here. */
+  ocr: Ocr;
 }
 
 export interface RunningShards extends RunningDiscord {
@@ -48,6 +52,7 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
       log(`shard ${shard.id} of ${total} ended; the manager starts it again`, new Error(`the shard's process exited (${code})`));
     });
     shard.on('error', (e) => log(`shard ${shard.id} could not be started again`, e));
+    serveOcr(shard, opts.ocr);
   });
   try {
     // Discord lets max_concurrency sessions identify every 5 s (shards 0 to max_concurrency - 1 at

@@ -7,7 +7,7 @@
 // then stored once and abandoned once, by the manager's idle sweep.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,8 @@ import { capturedLog } from '../helpers/log.ts';
 import { named, parseMetrics, sample as metric, type Samples } from '../ops/prom.ts';
 import { GUILDS_PER_SESSION, shardOf, snowflake, startFakeDiscord, type ApiMessage, type FakeDiscord } from './fake-discord.ts';
 import { D } from '../../src/adapters/discord/strings.ts';
-import { BOT, TOKEN, contextMenu, say, textOf, until } from './harness.ts';
+import { BOT, TOKEN, contextMenu, say, slash, textOf, until, type Harness } from './harness.ts';
+import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 
 const GUILDS = 2_600;
 const SHARDS = 2;
@@ -241,6 +242,33 @@ describe("a sharded bot's /metrics", () => {
     expect(metric(figures, 'comfyoom_ack_seconds_count', { platform: 'discord' })).toBeGreaterThanOrEqual(2);
     // The manager's own figures are still there.
     expect(named(figures, 'comfyoom_process_resident_memory_bytes').length).toBe(1);
+  }, 120_000);
+});
+
+describe("a sharded bot's screenshots", () => {
+  it("are read by the manager's one OCR pool, whichever shard received them", async () => {
+    const ids = Array.from({ length: 64 }, (_, i) => guildId(i));
+    const guilds = [0, 1].map((s) => ({ id: ids.find((id) => shardOf(id, SHARDS) === s)!, channels: [{ id: snowflake(), type: 0, name: 'help' }] }));
+    fake = await startFakeDiscord({ botId: BOT, guildId: guilds[0]!.id, channels: guilds[0]!.channels, guilds: guilds.slice(1), gateway: { shards: SHARDS, maxConcurrency: 16 } });
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'comfyoom-shard-ocr-')), 'cases.db');
+    for (const [k, v] of Object.entries({ COMFYOOM_DB: dbPath, COMFYOOM_SHARDS: 'auto', DISCORD_TOKEN: TOKEN, COMFYOOM_LOG_LEVEL: 'warn' })) vi.stubEnv(k, v);
+    bots = await startBots(loadConfig(process.env), { discordApi: fake.api, log: capturedLog('warn').log });
+    // The manager is this process: its OCR workers are threads of its own.
+    const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const before = threads();
+
+    const h = { fake } as unknown as Harness;
+    const shot = renderScreenshot(sample('cf-0003').text, STYLES.consoleDark).image;
+    const tokens = guilds.map((g, i) => slash(h, { file: { name: 'console.png', body: shot }, channel: g.channels[0]!.id, user: { id: String(1_270_000_000_000_000_000n + BigInt(i)), username: `shot${i}` } }).token);
+    await until(() => tokens.every((t) => fake!.interaction(t).answer !== undefined), 60_000);
+
+    for (const t of tokens) {
+      const answer = fake.interaction(t).answer!;
+      expect(failed(answer)).toBe(false);
+      // The diagnosis with its first step's buttons, not "I could not read this".
+      expect(JSON.stringify(answer)).toMatch(/coom:[\w-]+:\d+:/);
+    }
+    expect(threads()).toBeGreaterThan(before);
   }, 120_000);
 });
 
