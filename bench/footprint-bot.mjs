@@ -9,7 +9,7 @@ let bots;
 
 process.on('message', (m) => void handle(m));
 
-/** @param {{ start: { discordApi: string; slackApi: string; db: string; discordToken: string; slackToken: string; signingSecret: string } } | { memory: true } | { stop: true }} m */
+/** @param {{ start: { discordApi: string; slackApi: string; db: string; discordToken: string; slackToken: string; signingSecret: string; shards?: number } } | { memory: true } | { stop: true }} m */
 async function handle(m) {
   if ('memory' in m) process.send({ memory: process.memoryUsage() });
   else if ('start' in m) {
@@ -22,7 +22,7 @@ async function handle(m) {
       ratePerMinute: 1000,
       adaptive: 'off',
       log: { level: 'error' },
-      discord: { token: s.discordToken, watchChannels: [], messageContent: true, solvedTag: 'Solved' },
+      discord: { token: s.discordToken, watchChannels: [], messageContent: true, solvedTag: 'Solved', ...(s.shards ? { shards: s.shards } : {}) },
       slack: { botToken: s.slackToken, mode: 'http', signingSecret: s.signingSecret, port: 0, helpers: [], admins: [] },
     };
     bots = await startBots(config, { discordApi: s.discordApi, slackApiUrl: s.slackApi, slackRetry: { retries: 0 }, slackHost: '127.0.0.1' });

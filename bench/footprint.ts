@@ -4,7 +4,7 @@
 // Discord, and after a quiet spell. The baseline, in the same run: the two chat libraries alone,
 // connected to the same fakes (bench/footprint-bare.mjs).
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,16 +29,24 @@ const SETTLE_MS = 5_000;
 
 /** Resident memory of a process, every thread's, from /proc. */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+/** The processes a process started (a shard manager's shards). */
+const childrenOf = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+/** A shard manager and its shards, together. */
+const treeRss = (pid: number) => rssOf(pid) + childrenOf(pid).reduce((n, c) => n + rssOf(c), 0);
+const SHARDS = 2;
+/** Each shard a machine adds: its gateway client, engine and caches, with no OCR workers of its own. */
+const SHARD_TARGET_MIB = 150;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * With glibc's tuning as `npm start` sets it on Node 22.15 and later, and the image always
  * (scripts/malloc.mjs); Node 20 cannot restart itself with it, so it is given here.
  */
-function start(script: string, discordApi: string, slackApi: string): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+function start(script: string, discordApi: string, slackApi: string, shards?: number): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
   const child = fork(join(ROOT, 'bench', script), { execArgv: [], stdio: 'inherit', env: { ...process.env, ...MALLOC_TUNING } });
   const db = join(mkdtempSync(join(tmpdir(), 'footprint-')), 'cases.db');
-  child.send({ start: { discordApi, slackApi, db, discordToken: TOKEN, slackToken: BOT_TOKEN, signingSecret: SECRET } });
+  child.send({ start: { discordApi, slackApi, db, discordToken: TOKEN, slackToken: BOT_TOKEN, signingSecret: SECRET, ...(shards ? { shards } : {}) } });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} ended (code ${code}) before it was ready`)));
     child.once('message', () => {
@@ -61,7 +69,7 @@ async function fakes() {
   return { discord, slack, close: async () => (await discord.close(), await slack.close()) };
 }
 
-/** Waits until the fake has seen no call for `quietMs` (what the bot posts after a command is load too). */
+/** Waits until the fake has seen no call for `quietMs`. */
 async function quiet(fake: FakeDiscord, quietMs: number, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
   let seen = -1;
@@ -99,19 +107,35 @@ export async function benchFootprint(): Promise<BenchResult> {
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(bot.child.pid!))), 100);
   const h = { fake: f.discord } as unknown as Harness;
   const users = (i: number) => ({ user: { id: String(1_260_000_000_000_000_000n + BigInt(i)), username: `burst${i}` } });
-  shots.forEach((image, i) => slash(h, { file: { name: `shot${i}.png`, body: image }, ...users(i) }));
-  logs.forEach((text, i) => slash(h, { file: { name: `console${i}.log`, body: text }, ...users(100 + i) }));
   const t0 = Date.now();
-  await quiet(f.discord, 3_000, 300_000);
+  const tokens = [
+    ...shots.map((image, i) => slash(h, { file: { name: `shot${i}.png`, body: image }, ...users(i) }).token),
+    ...logs.map((text, i) => slash(h, { file: { name: `console${i}.log`, body: text }, ...users(100 + i) }).token),
+  ];
+  const answered = () => tokens.filter((t) => f.discord.interaction(t).answer !== undefined).length;
+  const end = Date.now() + 300_000;
+  while (answered() < tokens.length && Date.now() < end) await sleep(100);
+  const burstMs = Date.now() - t0;
+  // What it posts after answering (threads, first steps) is part of the burst too.
+  await quiet(f.discord, 1_000, 60_000);
   clearInterval(sampler);
-  const burstMs = Math.max(...f.discord.calls.map((c) => c.at)) - t0;
-  // Each command: acknowledged, then answered by editing the acknowledgement or following it up.
-  const acked = f.discord.calls.filter((c) => c.path.endsWith('/callback') && c.status < 300).length;
-  const answered = f.discord.calls.filter((c) => c.path.startsWith('/webhooks/') && c.status < 300).length;
   await sleep(AFTER_MS);
   const after = rssOf(bot.child.pid!);
   await bot.stop();
   await f.close();
+
+  // Sharded: a manager (Slack, housekeeping, the machine's one OCR pool) and one shard, then two.
+  const perShards: number[] = [];
+  for (const count of [1, SHARDS]) {
+    const sf = await fakes();
+    const manager = await start('footprint-bot.mjs', sf.discord.api, sf.slack.api, count);
+    await sleep(SETTLE_MS);
+    perShards.push(treeRss(manager.child.pid!));
+    await manager.stop();
+    await sf.close();
+  }
+  const perShard = (perShards[1]! - perShards[0]!) / (SHARDS - 1);
+  if (perShard > SHARD_TARGET_MIB * MiB) failures.push(`each added shard ${round(perShard / MiB)} MiB (target under ${SHARD_TARGET_MIB})`);
 
   if (idle > TARGET.idleMiB * MiB) failures.push(`idle ${round(idle / MiB)} MiB (target under ${TARGET.idleMiB})`);
   if (after > TARGET.afterMiB * MiB) failures.push(`${AFTER_MS / 1000} s after the burst ${round(after / MiB)} MiB (target under ${TARGET.afterMiB})`);
@@ -124,14 +148,15 @@ export async function benchFootprint(): Promise<BenchResult> {
         ['idle', mib(idle), mib(bareRss), fmtRatio(idle / bareRss), `< ${TARGET.idleMiB} MiB`],
         [`peak, ${BURST.screenshots} screenshots + ${BURST.logs} logs of 4-8 MB (answered in ${(burstMs / 1000).toFixed(1)} s)`, mib(peak), '', fmtRatio(peak / bareRss), ''],
         [`${AFTER_MS / 1000} s after the burst`, mib(after), '', fmtRatio(after / bareRss), `< ${TARGET.afterMiB} MiB`],
+        [`sharded, idle: manager + 1 shard / + ${SHARDS} shards`, `${mib(perShards[0]!)} / ${mib(perShards[1]!)}`, '', '', ''],
+        ['each added shard', mib(perShard), '', fmtRatio(perShard / bareRss), `< ${SHARD_TARGET_MIB} MiB`],
       ],
     ),
   );
-  console.log(`(${acked} of ${BURST.screenshots + BURST.logs} commands acknowledged, ${answered} answers posted)`);
-  if (acked < BURST.screenshots + BURST.logs) failures.push(`${acked} of ${BURST.screenshots + BURST.logs} commands acknowledged`);
+  if (answered() < tokens.length) failures.push(`${answered()} of ${tokens.length} commands answered`);
   return {
     name: 'footprint',
     failures,
-    summary: { bench: 'footprint', idleMiB: round(idle / MiB), peakMiB: round(peak / MiB), afterMiB: round(after / MiB), librariesMiB: round(bareRss / MiB), idleRatio: round(idle / bareRss), afterRatio: round(after / bareRss), burstSeconds: round(burstMs / 1000), ok: !failures.length, failures },
+    summary: { bench: 'footprint', idleMiB: round(idle / MiB), peakMiB: round(peak / MiB), afterMiB: round(after / MiB), librariesMiB: round(bareRss / MiB), idleRatio: round(idle / bareRss), afterRatio: round(after / bareRss), shardedOneMiB: round(perShards[0]! / MiB), shardedTwoMiB: round(perShards[1]! / MiB), perShardMiB: round(perShard / MiB), burstSeconds: round(burstMs / 1000), ok: !failures.length, failures },
   };
 }

@@ -9,8 +9,7 @@ import { SettingsStore } from '../store/settings.ts';
 import { Settings } from '../settings/settings.ts';
 import type { Sql } from '../store/sql.ts';
 import type { Config } from './config.ts';
-import { OcrPool, type Ocr } from '../ingest/ocr.ts';
-import { prepareForOcr } from '../ingest/image.ts';
+import { OcrPool, prepareLazily, type Ocr } from '../ingest/ocr.ts';
 import { ocrThroughManager, type Channel } from '../ingest/shared-ocr.ts';
 import { WorkPool } from '../conversation/pool.ts';
 import { unmeasured, type Instruments } from '../ops/instrument.ts';
@@ -36,7 +35,7 @@ export async function openApp(config: Pick<Config, 'db' | 'idleMs' | 'ratePerMin
   const store = measure.store(new CaseStore(db));
   const pool = o.pool ? new WorkPool({ kb, kbDir: kbDir() }) : undefined;
   // OCR's workers (about 250 MB) start at the first screenshot and stop after a quiet minute.
-  const ocr = o.ocrAt ? ocrThroughManager(o.ocrAt, pool?.prepareForOcr ?? prepareForOcr) : new OcrPool(pool ? { prepare: pool.prepareForOcr } : {});
+  const ocr = o.ocrAt ? ocrThroughManager(o.ocrAt, pool?.prepareForOcr ?? prepareLazily) : new OcrPool(pool ? { prepare: pool.prepareForOcr } : {});
   const engine = new Engine({ kb, store, ocr: measure.ocr(ocr), idleMs: config.idleMs, ratePerMinute: config.ratePerMinute, ...(config.adaptive ? { adaptive: config.adaptive } : {}), ...(pool ? { work: measure.work(pool) } : {}), settings: new Settings(new SettingsStore(db), config.language ? { language: config.language } : {}) });
   return {
     db,

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
-import { prepareForOcr, type Prepared, type TextBand } from './image.ts';
+import type { Prepared, TextBand } from './image.ts';
 import { rebuildText, type OcrLine } from './ocr-text.ts';
 
 export interface OcrResult {
@@ -22,6 +22,12 @@ export interface OcrResult {
   confidence: number;
   ms: number;
 }
+
+/**
+ * Screenshot preparation (image.ts), loaded at the first screenshot: its canvas addon holds some
+ * 14 MB that a bot, or a shard, that has read no screenshot does not need.
+ */
+export const prepareLazily = async (image: Buffer): Promise<Prepared> => (await import('./image.ts')).prepareForOcr(image);
 
 /** A prepared screenshot (image.ts): the image and where its lines of text are. */
 export type OcrInput = Pick<Extract<Prepared, { ok: true }>, 'grey' | 'page' | 'bands'>;
@@ -140,7 +146,7 @@ export class OcrPool implements Ocr {
     this.timeoutMs = o.timeoutMs ?? 20_000;
     this.idleMs = o.idleMs ?? 60_000;
     this.languages = o.languages ?? 'by-script';
-    this.prepare = o.prepare ?? prepareForOcr;
+    this.prepare = o.prepare ?? prepareLazily;
   }
 
   /** The workers of one language set, started at its first use (or by warm). */
