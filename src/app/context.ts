@@ -1,7 +1,7 @@
 // Wires the engine to its edges: the kb from disk and the case store (the SQLite file, or PostgreSQL).
 import { resolve } from 'node:path';
 import { Engine } from '../conversation/engine.ts';
-import { kbDir } from '../kb/cache.ts';
+import { kbDir } from '../kb/dir.ts';
 import { loadKb } from '../kb/load.ts';
 import { CaseStore } from '../store/cases.ts';
 import { openStore } from '../store/open.ts';

@@ -1,8 +1,7 @@
 // kb patterns are written by people (and by whoever points COMFYOOM_KB at their own folder) and
 // run over untrusted pastes, so they run on RE2: its automaton takes time linear in the line
-// whatever the pattern, where a backtracking engine can take minutes on `(a|aa){1,30}b`. RE2
-// refuses what it cannot run in linear time (backreferences, lookarounds), and that is the only
-// check a pattern needs.
+// whatever the pattern, where a backtracking engine can take minutes on `(a|aa){1,30}b` (the kb
+// loader refuses what RE2 cannot run, kb/pattern-check.ts).
 import RE2 from 're2';
 import { setFlagsFromString } from 'node:v8';
 import { requiredLiteralSets, requiredLiterals, union } from './literals.ts';
@@ -15,16 +14,6 @@ export { requiredLiterals };
 // patterns scanning a long text add up many small backtracks and must stay on the fast engine.
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 setFlagsFromString('--regexp-backtracks-before-fallback=10000000');
-
-/** Why a kb pattern cannot be used, or undefined when it is fine. */
-export function checkPattern(source: string): string | undefined {
-  try {
-    new RE2(source, 'iu');
-    return undefined;
-  } catch (e) {
-    return `not a pattern that runs in linear time: ${(e as Error).message}`;
-  }
-}
 
 /** The text a pattern stands for when it is nothing but literal characters (lower-cased), else undefined. */
 export function literalText(source: string): string | undefined {

@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { UserError } from './diagnose.ts';
 import type { Config } from '../app/config.ts';
 import { storeProblem } from '../store/errors.ts';
-import { kbDir as configuredKbDir, openKb } from '../kb/cache.ts';
+import { openKb } from '../kb/cache.ts';
+import { kbDir as configuredKbDir } from '../kb/dir.ts';
 
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 

@@ -4,26 +4,16 @@ import { decodeText } from './decode.ts';
 import { IMAGE_FILE, IMAGE_LIMITS, INGEST_LIMITS, TEXT_FILE } from './limits.ts';
 import { OcrTimeout, type Ocr, type OcrResult } from './ocr.ts';
 import { linkProblem } from './paste-links.ts';
-import { isArchive, readArchive, type ArchiveProblem } from './archive.ts';
+import { isArchive, readArchive } from './archive.ts';
+import type { Attachment, IngestProblem } from './types.ts';
 
-export interface Attachment {
-  name: string;
-  contentType?: string;
-  /** Size in bytes, when the platform says it before download. */
-  size?: number;
-  read(): Promise<Buffer>;
-}
+// The room's door: what a message is made of and what can go wrong reading it.
+export type { Attachment, IngestProblem };
 
 export interface Inbound {
   text?: string;
   attachments?: Attachment[];
 }
-
-
-export type IngestProblem = {
-  file: string;
-  kind: 'too_big' | 'binary' | 'unsupported' | 'too_many' | 'unreadable' | 'image' | 'too_many_pixels' | 'ocr_timeout' | 'ocr_failed' | 'link_unreadable' | 'link_encrypted' | ArchiveProblem;
-};
 
 export interface Ingested {
   text: string;

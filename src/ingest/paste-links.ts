@@ -2,7 +2,7 @@
 // kin. Only the sites below are ever fetched, each through its raw endpoint, and only text: at most
 // the file cap, within a timeout, following redirects only onto the same sites.
 import { INGEST_LIMITS } from './limits.ts';
-import type { Attachment, IngestProblem } from './ingest.ts';
+import type { Attachment, IngestProblem } from './types.ts';
 
 /** A paste page's raw text: by site, the raw URL for a page's path (undefined: not a paste there). */
 const RAW: Record<string, (path: string[]) => string | undefined> = {

@@ -6,14 +6,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_KB_DIR, ROOT } from './dir.ts';
 import type { Kb } from './load.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The package's root: src/kb (or dist/kb) sits two levels below it. */
-const ROOT = join(here, '..', '..');
-export const DEFAULT_KB_DIR = join(ROOT, 'kb');
-/** The kb folder in use: a user's own with COMFYOOM_KB, else the bundled one. */
-export const kbDir = () => process.env.COMFYOOM_KB || DEFAULT_KB_DIR;
 const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'comfyoom');
 /** Copies kept, of different folders (a user's COMFYOOM_KB, the tests' temporary ones): the oldest go beyond it. */
 const KEPT_COPIES = 8;

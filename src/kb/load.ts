@@ -6,10 +6,9 @@ import { basename, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { Entry, FACT_NAMES, Flag, KnownIssue, knownIssueLead, Launch, Lead, ModelFamily, ReplyRule, Signature, StageHints, Step } from './schema.ts';
-import { checkPattern } from '../classify/patterns.ts';
-import { DEFAULT_KB_DIR } from './cache.ts';
+import { checkPattern } from './pattern-check.ts';
+import { DEFAULT_KB_DIR } from './dir.ts';
 
-export { DEFAULT_KB_DIR };
 
 export interface Kb {
   entries: Entry[];

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/conversation/engine.ts';
 import { WorkPool } from '../../src/conversation/pool.ts';
 import { factsForStorage, storedPaste } from '../../src/conversation/storable.ts';
-import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';

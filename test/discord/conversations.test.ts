@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BOT_PERMISSIONS } from '../../src/adapters/discord/commands.ts';
 import { WITHOUT_CONTENT } from '../../src/adapters/discord/bot.ts';
 import { WorkPool } from '../../src/conversation/pool.ts';
-import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
 import { kb } from '../helpers/kb.ts';
 import { sample } from '../helpers/corpus.ts';
 import { onNvidia } from '../conversation/pastes.ts';

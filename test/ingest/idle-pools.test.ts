@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WorkPool } from '../../src/conversation/pool.ts';
 import { ingest } from '../../src/ingest/ingest.ts';
 import { OcrPool } from '../../src/ingest/ocr.ts';
-import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
 import { kb } from '../helpers/kb.ts';
 import { renderScreenshot, STYLES } from '../helpers/screenshot.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WorkPool } from '../../src/conversation/pool.ts';
 import { prepareForOcr } from '../../src/ingest/image.ts';
 import { OcrPool } from '../../src/ingest/ocr.ts';
-import { DEFAULT_KB_DIR } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
 import { kb } from '../helpers/kb.ts';
 
 const work = new WorkPool({ kb, kbDir: DEFAULT_KB_DIR, threads: 1 });

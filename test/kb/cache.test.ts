@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openKb } from '../../src/kb/cache.ts';
-import { DEFAULT_KB_DIR, KbError, loadKb } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
+import { KbError, loadKb } from '../../src/kb/load.ts';
 
 const dirs: string[] = [];
 const copyKb = () => {

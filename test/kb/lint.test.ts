@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClassifier } from '../../src/classify/classify.ts';
-import { DEFAULT_KB_DIR, KbError, loadKb } from '../../src/kb/load.ts';
+import { DEFAULT_KB_DIR } from '../../src/kb/dir.ts';
+import { KbError, loadKb } from '../../src/kb/load.ts';
 
 const dirs: string[] = [];
 const copyKb = () => {

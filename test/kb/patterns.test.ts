@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkPattern, PatternSet, requiredLiterals } from '../../src/classify/patterns.ts';
+import { PatternSet, requiredLiterals } from '../../src/classify/patterns.ts';
+import { checkPattern } from '../../src/kb/pattern-check.ts';
 import { normalize } from '../../src/classify/normalize.ts';
 import { corpus } from '../helpers/corpus.ts';
 import { kb } from '../helpers/kb.ts';
