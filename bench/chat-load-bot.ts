@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { LogLevel } from '@slack/bolt';
 import { startDiscord } from '../src/adapters/discord/bot.ts';
 import { startSlack } from '../src/adapters/slack/bot.ts';
-import type { RunningAdapter } from '../src/app/bots.ts';
+import type { RunningAdapter } from '../src/adapters/running.ts';
 import { openApp } from '../src/app/context.ts';
 import { defaultThreads } from '../src/conversation/pool.ts';
 import { sql } from 'kysely';

@@ -1,8 +1,8 @@
 // Runs the chat adapters whose tokens are configured, side by side, on one engine and one database,
 // with the operations port when one is set, until SIGTERM or SIGINT stops them gracefully.
 import type { webApi } from '@slack/bolt';
-import type { Message } from '../conversation/render.ts';
-import type { CaseRow, CaseStore } from '../store/cases.ts';
+import type { CaseStore } from '../store/cases.ts';
+import type { RunningAdapter } from '../adapters/running.ts';
 import type { Engine } from '../conversation/engine.ts';
 import { storeProblem } from '../store/errors.ts';
 import { Gate } from '../ops/gate.ts';
@@ -18,17 +18,6 @@ import type { Channel } from '../ingest/shared-ocr.ts';
 import { openApp } from './context.ts';
 import type { RunningShards } from './shards.ts';
 
-export interface RunningAdapter {
-  /** The platform name stored with its cases: discord | slack. */
-  platform: string;
-  /** Posts messages about a case where it lives (its thread, else its channel). */
-  deliver(row: CaseRow, messages: Message[]): Promise<void>;
-  /** Posts the weekly digest to the moderators' channel, if one is configured and this week's is not out yet. */
-  digest?(): Promise<void>;
-  /** What keeps it from taking work now (its gateway or socket down); nothing when it can. */
-  problem?(): string | undefined;
-  stop(): Promise<void>;
-}
 
 /**
  * Idle notices in flight at once. One at a time, a sweep of a thousand cases took twenty seconds
@@ -164,7 +153,7 @@ export async function startBots(config: Config, edges: Edges = {}, part: Part = 
         const [{ startDiscord }, { startShards }, { measureDiscord }] = await Promise.all([import('../adapters/discord/bot.ts'), import('./shards.ts'), import('../ops/discord.ts')]);
         const opts = { engine: app.engine, log: eventLog(log.child({ platform: 'discord' })), ...(edges.discordApi ? { api: edges.discordApi } : {}) };
         const { shards } = discord;
-        const running = shards === undefined ? await startDiscord({ ...opts, config: discord, admit: gate.admit }) : await startShards({ ...opts, ocr: app.ocr, config: { ...discord, shards } });
+        const running = shards === undefined ? await startDiscord({ ...opts, config: discord, admit: gate.admit }) : await startShards({ ...opts, ocr: app.ocr, config: { ...discord, shards }, stopLimitMs: STOP_LIMIT_MS });
         if (metrics) measureDiscord(running.client, metrics);
         return running;
       },

@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { parseAdaptive, type AdaptiveSetting } from '../learn/index.ts';
 import type { Lang } from '../i18n/messages.ts';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../ops/log-settings.ts';
+import type { DiscordConfig } from '../adapters/discord/bot.ts';
+import type { SlackConfig } from '../adapters/slack/bot.ts';
 
 const ids = z
   .string()
@@ -39,11 +42,6 @@ const positive = (name: string, dflt: number, whole = false, within?: [number, n
       }
       return n;
     });
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Socket Mode unless asked for HTTP, or unless only HTTP's signing secret is given. */
 const slackMode = (env: { SLACK_MODE?: 'socket' | 'http' | undefined; SLACK_APP_TOKEN?: string | undefined; SLACK_SIGNING_SECRET?: string | undefined }) =>
@@ -162,31 +160,11 @@ export interface Config {
   log: { level: LogLevel; format?: LogFormat };
   /** The operations port; port 0 takes any free one (tests). */
   http?: { port: number; host: string };
-  discord?: {
-    token: string;
-    guildId?: string;
-    watchChannels: string[];
-    messageContent: boolean;
-    helperRole?: string;
-    solvedTag: string;
-    digestChannel?: string;
+  discord?: DiscordConfig & {
     /** Sharded: the gateway in shard processes under this one (see app/shards.ts); unset: in this process. */
     shards?: 'auto' | number;
   };
-  slack?: {
-    botToken: string;
-    mode: 'socket' | 'http';
-    appToken?: string;
-    signingSecret?: string;
-    /** Slack's Web API base URL when it is not https://slack.com/api/ (GovSlack). */
-    apiUrl?: string;
-    port: number;
-    watchChannels?: string[];
-    helpers: string[];
-    admins: string[];
-    helperGroup?: string;
-    digestChannel?: string;
-  };
+  slack?: SlackConfig;
 }
 
 export class ConfigError extends Error {

@@ -10,7 +10,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager, type RESTGetAPIGatewayBotResult, type Shard } from 'discord.js';
 import { restDiscord, type DiscordOptions, type RunningDiscord } from '../adapters/discord/bot.ts';
-import { STOP_LIMIT_MS } from './bots.ts';
 import type { Config } from './config.ts';
 import type { Ocr } from '../ingest/ocr.ts';
 import { serveOcr } from '../ingest/shared-ocr.ts';
@@ -25,13 +24,15 @@ export const API_OPTION = 'discord-api';
 const IDENTIFY_WINDOW_MS = 5_000;
 /** How long a shard has to connect before its start counts as failed. */
 const READY_TIMEOUT_MS = 60_000;
-/** A shard still stopping when the manager's own time to stop is nearly up is killed; an orchestrator would kill both then anyway. */
-const SHARD_STOP_MS = STOP_LIMIT_MS - 1_000;
+/** What a shard still stopping this long before the manager's own time to stop is up is killed by: an orchestrator would kill both then anyway. */
+const SHARD_STOP_MARGIN_MS = 1_000;
 
 export interface ShardsOptions extends Omit<DiscordOptions, 'admit'> {
   config: DiscordOptions['config'] & { shards: 'auto' | number };
   /** The machine's one OCR pool: the shards send their prepared screenshots here. */
   ocr: Ocr;
+  /** How long this process has to stop, from the signal (the runner's limit). */
+  stopLimitMs: number;
 }
 
 export interface RunningShards extends RunningDiscord {
@@ -63,7 +64,7 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
       await Promise.all([...shards.map((s) => s.spawn(READY_TIMEOUT_MS)), first + batch < total ? sleep(IDENTIFY_WINDOW_MS) : undefined]);
     }
   } catch (e) {
-    await stopAll(manager);
+    await stopAll(manager, opts.stopLimitMs);
     await courier.stop();
     throw e;
   }
@@ -76,7 +77,7 @@ export async function startShards(opts: ShardsOptions): Promise<RunningShards> {
       return down.length ? `shard${down.length === 1 ? '' : 's'} ${down.join(', ')} of ${total} not connected` : undefined;
     },
     stop: async () => {
-      await stopAll(manager);
+      await stopAll(manager, opts.stopLimitMs);
       await courier.stop();
     },
   };
@@ -103,14 +104,14 @@ function managerFor(entry: URL, total: number, token: string, shardArgs: string[
 }
 
 /** SIGTERM to every shard (each stops gracefully, shard.ts), none started again; resolves when all have ended. */
-async function stopAll(manager: ShardingManager): Promise<void> {
+async function stopAll(manager: ShardingManager, stopLimitMs: number): Promise<void> {
   await Promise.all(
     manager.shards.map(async (shard) => {
       const child = shard.process;
       if (!child) return;
       shard.kill();
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const late = setTimeout(() => child.kill('SIGKILL'), SHARD_STOP_MS);
+      const late = setTimeout(() => child.kill('SIGKILL'), stopLimitMs - SHARD_STOP_MARGIN_MS);
       await once(child, 'exit');
       clearTimeout(late);
     }),

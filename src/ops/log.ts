@@ -3,7 +3,7 @@
 // keeps pastes to itself, and errors are logged by type, message and stack only).
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import type { LogFormat, LogLevel } from '../app/config.ts';
+import type { LogFormat, LogLevel } from './log-settings.ts';
 
 export type { Logger };
 

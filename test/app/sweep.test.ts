@@ -1,6 +1,7 @@
 // Idle cases are abandoned on a timer and the notice goes to the platform the case lives on.
 import { expect, it } from 'vitest';
-import { sweepIdle, type RunningAdapter } from '../../src/app/bots.ts';
+import { sweepIdle } from '../../src/app/bots.ts';
+import type { RunningAdapter } from '../../src/adapters/running.ts';
 import { Engine } from '../../src/conversation/engine.ts';
 import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore, type CaseRow } from '../../src/store/cases.ts';

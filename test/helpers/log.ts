@@ -1,7 +1,7 @@
 // The bots' real logger (pino, JSON lines) writing into memory, for tests that read what was logged.
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../src/ops/log.ts';
-import type { LogLevel } from '../../src/app/config.ts';
+import type { LogLevel } from '../../src/ops/log-settings.ts';
 
 export interface CapturedLog {
   log: Logger;

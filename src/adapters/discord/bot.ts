@@ -3,15 +3,25 @@
 // that only speaks REST.
 import { createRequire } from 'node:module';
 import { Client, Events, GatewayIntentBits, Options, Partials, Status, type RESTOptions } from 'discord.js';
-import type { RunningAdapter } from '../../app/bots.ts';
-import type { Config } from '../../app/config.ts';
+import type { RunningAdapter } from '../running.ts';
 import type { Engine } from '../../conversation/engine.ts';
 import { admitAll, type Admit } from '../../ops/gate.ts';
 import { Handlers, type Log } from './handlers.ts';
 import { NO_PINGS } from './payload.ts';
 
+/** The Discord bot's settings (app/config.ts reads them from the environment). */
+export interface DiscordConfig {
+  token: string;
+  guildId?: string;
+  watchChannels: string[];
+  messageContent: boolean;
+  helperRole?: string;
+  solvedTag: string;
+  digestChannel?: string;
+}
+
 export interface DiscordOptions {
-  config: NonNullable<Config['discord']>;
+  config: DiscordConfig;
   engine: Engine;
   /** REST base URL, e.g. a local fake Discord in tests (the gateway URL then comes from it). */
   api?: string;

@@ -3,15 +3,30 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver, webApi, type Logger, type LogLevel } from '@slack/bolt';
-import type { RunningAdapter } from '../../app/bots.ts';
-import type { Config } from '../../app/config.ts';
+import type { RunningAdapter } from '../running.ts';
 import type { Engine } from '../../conversation/engine.ts';
 import { admitAll, type Admit } from '../../ops/gate.ts';
 import { SlackHandlers } from './handlers.ts';
 import type { SlackFile } from './inbound.ts';
 
+/** The Slack app's settings (app/config.ts reads them from the environment). */
+export interface SlackConfig {
+  botToken: string;
+  mode: 'socket' | 'http';
+  appToken?: string;
+  signingSecret?: string;
+  /** Slack's Web API base URL when it is not https://slack.com/api/ (GovSlack). */
+  apiUrl?: string;
+  port: number;
+  watchChannels?: string[];
+  helpers: string[];
+  admins: string[];
+  helperGroup?: string;
+  digestChannel?: string;
+}
+
 export interface StartSlackOptions {
-  config: NonNullable<Config['slack']>;
+  config: SlackConfig;
   engine: Engine;
   /** The Web API's base URL; tests point it at a local fake. */
   slackApiUrl?: string;
