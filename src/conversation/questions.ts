@@ -5,9 +5,9 @@
 import type { Judge } from '../classify/classify.ts';
 import { stageOfNode, type CompiledStages } from '../classify/facts/stage.ts';
 import type { Facts, Stage } from '../classify/facts/types.ts';
+import type { Choice, Question, QUESTION_CHOICES } from '../records/case.ts';
 
-export type Question = 'vendor' | 'stage';
-export type Choice = 'nvidia' | 'amd' | 'sampling' | 'vae' | 'loader' | 'other' | 'unknown';
+export type { Choice, Question };
 
 interface ChoiceRule {
   choice: Choice;
@@ -20,11 +20,14 @@ interface ChoiceRule {
   words: string[];
 }
 
-interface QuestionRule {
+/** A question's choices: the ids the records name (records/case.ts), each with its rule, in the order shown. */
+type RulesFor<Ids extends readonly Choice[]> = { readonly [K in keyof Ids]: ChoiceRule & { choice: Ids[K] } };
+type ChoiceRules<Q extends Question> = RulesFor<(typeof QUESTION_CHOICES)[Q]>;
+
+interface QuestionRule<Q extends Question> {
   /** True when the log leaves the answer open. */
   open: (f: Facts) => boolean;
-  /** In the order shown. */
-  choices: ChoiceRule[];
+  choices: ChoiceRules<Q>;
 }
 
 /** Backends that show the platform even when the log names no GPU. */
@@ -32,7 +35,7 @@ const PLATFORM_BACKENDS: ReadonlySet<string> = new Set(['rocm', 'zluda', 'direct
 
 const DONT_KNOW = ["don't know", 'dont know', 'don’t know', 'idk', 'not sure', 'no idea', 'unknown', '不知道', '不清楚', '不确定'];
 
-export const QUESTIONS: Readonly<Record<Question, QuestionRule>> = {
+export const QUESTIONS: Readonly<{ [Q in Question]: QuestionRule<Q> }> = {
   vendor: {
     // Only for the bare tails that show nothing else: a log long enough to show the failing node
     // nearly always shows the platform too, and asking every NVIDIA user would tire them.

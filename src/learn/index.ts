@@ -3,7 +3,7 @@
 // moderators for pins. It reads the counters the store writes with the events (migration 008),
 // never the event log; everything it decides is done by the pure functions of model.ts.
 import type { Facts } from '../classify/facts/types.ts';
-import type { PlanOrder } from '../conversation/machine.ts';
+import type { PlanOrder } from '../records/case.ts';
 import type { Kb } from '../kb/load.ts';
 import type { Entry } from '../kb/schema.ts';
 import { sql } from 'kysely';
@@ -14,7 +14,7 @@ import { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
 
 export { learningContext } from './context.ts';
 export { chooseOrder, orderSteps, modeFor, priorChance, sum, type Counts, type Evidence, type Pin, type StepEstimate } from './model.ts';
-export { outcomesOf, type Outcome, type OutcomeKind } from './outcomes.ts';
+export { outcomesOf, type Outcome, type OutcomeKind } from '../records/outcomes.ts';
 export { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
 export { seedOf } from './random.ts';
 

@@ -7,7 +7,7 @@
 // expected value, POLICY.exploration) and orders by chance per unit of effort: a step that is
 // rarely offered still gets drawn high now and then and can prove itself, and the same seed over
 // the same counts always gives the same order.
-import type { PlanOrder } from '../conversation/machine.ts';
+import type { PlanOrder } from '../records/case.ts';
 import type { Step } from '../kb/schema.ts';
 import { POLICY, type AdaptiveMode, type AdaptiveSetting } from './policy.ts';
 import { beta, seeded } from './random.ts';

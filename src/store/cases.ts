@@ -4,9 +4,9 @@
 // transaction that decides from what it read holds the case against them from its start (SQLite:
 // the file's write lock, BEGIN IMMEDIATE; PostgreSQL: the case's row lock, Dialect.forUpdate).
 import { sql, type RawBuilder } from 'kysely';
-import type { CaseState, Record } from '../conversation/machine.ts';
+import type { CaseState, Record } from '../records/case.ts';
 import { archiveCases, DAY_MS, dayOf } from './archive.ts';
-import { caseOutcomes, outcomesOf } from '../learn/outcomes.ts';
+import { caseOutcomes, outcomesOf } from '../records/outcomes.ts';
 import { addOutcomes, netOutcomes } from './outcomes.ts';
 import { openDb } from './db.ts';
 import { all, first, run, sqliteSql, value, type Executor, type Sql } from './sql.ts';
@@ -145,7 +145,7 @@ export class CaseStore {
 
   private async write(tx: Executor, caseId: string, records: Record[], state: CaseState): Promise<void> {
     // A doubt or a relabel corrects what the case's earlier records counted: the counters take the
-    // difference between the whole case counted before and after (src/learn/outcomes.ts).
+    // difference between the whole case counted before and after (src/records/outcomes.ts).
     const corrects = state.relabelled !== undefined || records.some((r) => r.type === 'misdiagnosed' || r.type === 'relabelled');
     const before = corrects ? await recordsOf(tx, caseId) : [];
     let seq = await lastSeq(tx, caseId);

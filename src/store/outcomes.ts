@@ -1,7 +1,7 @@
 // The step counters of migration 008, kept in step with the events: CaseStore adds a transition's
-// outcomes (src/learn/outcomes.ts) in the transaction that writes its records.
+// outcomes (src/records/outcomes.ts) in the transaction that writes its records.
 import { sql } from 'kysely';
-import type { Outcome, OutcomeKind } from '../learn/outcomes.ts';
+import type { Outcome, OutcomeKind } from '../records/outcomes.ts';
 import { DAY_MS } from './archive.ts';
 import type { Executor } from './sql.ts';
 

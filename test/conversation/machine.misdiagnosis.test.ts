@@ -2,7 +2,7 @@
 // log), and the next log replaces the plan without crediting anything; moderators relabel afterwards.
 import { describe, expect, it } from 'vitest';
 import { step, type CaseState, type Command, type PlanRef } from '../../src/conversation/machine.ts';
-import { caseOutcomes, outcomesOf } from '../../src/learn/outcomes.ts';
+import { caseOutcomes, outcomesOf } from '../../src/records/outcomes.ts';
 import type { Record as CaseRecord } from '../../src/conversation/machine.ts';
 
 const sampling: PlanRef = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram', 'update-or-rollback'] };

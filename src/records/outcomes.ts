@@ -1,7 +1,8 @@
-// What a conversation's records say about its steps, as counts: the store adds them up in the
+// What a case's records say about its steps, as counts: the store adds them up in the
 // transaction that writes the records (so learning and stats never read the event log), and the
-// adaptive bench adds them up the same way in memory.
-import { evolve, type CaseState, type PlanRef, type Record } from '../conversation/machine.ts';
+// adaptive bench adds them up the same way in memory. With the records, below both the store and
+// the learning that reads the counts.
+import { evolve, type CaseState, type PlanRef, type Record } from './case.ts';
 
 /**
  * offered: the step was shown. tried: the user applied it (worked, or still failing after it).
