@@ -25,7 +25,7 @@ import { migrate, readMigrations } from '../src/store/db.ts';
 import { openStore, type StoreLocation } from '../src/store/open.ts';
 import { value, sqliteSql, type Sql } from '../src/store/sql.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
-import type { Stats } from '../src/store/stats.ts';
+import type { Stats } from '../src/stats/figures.ts';
 import { buildStats, kbNames } from '../src/stats/report.ts';
 import { statsChart } from '../src/stats/chart.ts';
 import { statsText } from '../src/stats/text.ts';

@@ -196,7 +196,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         const [{ loadConfig }, { openStore }, { parseSince }, { buildStats, kbNames, statsCsv }, { statsText }, kb] = await Promise.all([
           import('../app/config.ts'),
           import('../store/open.ts'),
-          import('../store/stats.ts'),
+          import('../stats/figures.ts'),
           import('../stats/report.ts'),
           import('../stats/text.ts'),
           openKb(kbDir),

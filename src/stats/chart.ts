@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { Chart, registerables, type ChartConfiguration } from 'chart.js';
 import type { Lang } from '../i18n/messages.ts';
-import { OUTCOMES, type Outcome, type Stats } from '../store/stats.ts';
+import { OUTCOMES, type Outcome, type Stats } from './figures.ts';
 
 Chart.register(...registerables);
 

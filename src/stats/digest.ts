@@ -1,7 +1,7 @@
 // The weekly digest for a moderators' channel: what the kb did not know, what fixed what, where the
 // bot had to ask or hand over; from the week's stats, in English or Simplified Chinese.
 import type { Lang } from '../i18n/messages.ts';
-import type { Stats } from '../store/stats.ts';
+import type { Stats } from './figures.ts';
 import type { Names } from './chart.ts';
 
 /** Lines per section: a digest is read in a minute. */

@@ -5,14 +5,8 @@ import type { Kb } from '../kb/load.ts';
 import type { Lang } from '../i18n/messages.ts';
 import { Learner, type AdaptiveSetting } from '../learn/index.ts';
 import type { Sql } from '../store/sql.ts';
-import { computeStats, OUTCOMES, type Scope, type Stats } from '../store/stats.ts';
 import type { Names } from './chart.ts';
-
-export interface StatsOptions {
-  sinceMs?: number;
-  now?: number;
-  scope?: Scope;
-}
+import { computeStats, OUTCOMES, type Stats, type StatsOptions } from './figures.ts';
 
 /** The stats of a scope and period, with the learned orders when the kb is known. */
 export async function buildStats(store: Sql, opts: StatsOptions, kb?: Pick<Kb, 'steps' | 'entries'>, adaptive: AdaptiveSetting = 'auto'): Promise<Stats> {

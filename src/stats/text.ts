@@ -2,10 +2,10 @@
 // it fits one screen (the entries with most cases and their most offered steps, the commonest
 // unrecognized errors) and its last line says what was left out and how to see it; `all` gives
 // every figure, each title followed by its kb id, which relabelling and `kb draft` take.
-import type { Choice, Question } from '../conversation/questions.ts';
 import type { Lang } from '../i18n/messages.ts';
 import type { LearnedOrder } from '../learn/index.ts';
-import { OUTCOMES, type FunnelStep, type Stats } from '../store/stats.ts';
+import type { Choice, Question } from '../records/case.ts';
+import { OUTCOMES, type FunnelStep, type Stats } from './figures.ts';
 import type { Names } from './chart.ts';
 
 /** One screen: the totals (8 lines), 5 entries of 4 lines, 3 errors, what was left out; 37 lines at most with their headings. */

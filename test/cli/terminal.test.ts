@@ -11,7 +11,7 @@ import { Engine } from '../../src/conversation/engine.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { sample } from '../helpers/corpus.ts';
 import { classify, kb } from '../helpers/kb.ts';
 import { BARE_OOM, NVIDIA_BANNER, onNvidia } from '../conversation/pastes.ts';

@@ -9,7 +9,7 @@ import type { Message } from '../../src/conversation/render.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore } from '../../src/store/open.ts';
 import { all } from '../../src/store/sql.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { kbNames } from '../../src/stats/report.ts';
 import { statsText } from '../../src/stats/text.ts';
 import { describeStores, type Stores } from '../helpers/stores.ts';

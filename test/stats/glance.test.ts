@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadKb } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore } from '../../src/store/open.ts';
-import type { Stats } from '../../src/store/stats.ts';
+import type { Stats } from '../../src/stats/figures.ts';
 import { chartLayout, wrap } from '../../src/stats/chart.ts';
 import { buildStats, kbNames } from '../../src/stats/report.ts';
 import { statsText } from '../../src/stats/text.ts';

@@ -15,7 +15,7 @@ import { loadKb } from '../../src/kb/load.ts';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore, type StoreLocation } from '../../src/store/open.ts';
 import type { Sql } from '../../src/store/sql.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { buildStats, kbNames, statsCsv } from '../../src/stats/report.ts';
 import { statsChart } from '../../src/stats/chart.ts';
 import { statsText } from '../../src/stats/text.ts';

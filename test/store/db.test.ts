@@ -6,7 +6,7 @@ import { migrate, openDb, readMigrations } from '../../src/store/db.ts';
 import { sqliteSql } from '../../src/store/sql.ts';
 import { StoreError, storeProblem } from '../../src/store/errors.ts';
 import { CaseStore } from '../../src/store/cases.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { step } from '../../src/conversation/machine.ts';
 
 const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'db-')), 'cases.db');

@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { CaseStore } from '../../src/store/cases.ts';
 import { openStore, type StoreLocation } from '../../src/store/open.ts';
 import { value, type Sql } from '../../src/store/sql.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { describeStores } from '../helpers/stores.ts';
 import { sample } from '../helpers/corpus.ts';
 import { playCase, rng, storeCase } from './simulate.ts';

@@ -12,7 +12,7 @@ import { CaseStore, type NewCase } from '../../src/store/cases.ts';
 import { openDb } from '../../src/store/db.ts';
 import { openStore, type StoreLocation } from '../../src/store/open.ts';
 import { all, value, type Sql } from '../../src/store/sql.ts';
-import { computeStats } from '../../src/store/stats.ts';
+import { computeStats } from '../../src/stats/figures.ts';
 import { describeStores } from '../helpers/stores.ts';
 
 const plan: PlanRef = { entry: 'gpu-oom-sampling', category: 'oom_gpu_sampling', steps: ['reduce-workload', 'reserve-vram'] };
