@@ -192,9 +192,11 @@ describe('sharding on one machine', () => {
 
       // One idle notice per case, where it lived then (its channel, when its shard had not yet
       // recorded its thread: on this loaded machine some answers take longer than the idle time).
-      const rows = db.prepare('SELECT id, thread, channel FROM cases').all() as { id: string; thread: string | null; channel: string }[];
       await until(() => noticesIn(fake!).length >= CASES, 60_000);
       const notices = noticesIn(fake);
+      // Read after the notices: a shard slower than the idle time may record a case's thread after
+      // the sweep closed it and before the manager posted its notice there.
+      const rows = db.prepare('SELECT id, thread, channel FROM cases').all() as { id: string; thread: string | null; channel: string }[];
       expect(notices.length).toBe(CASES);
       // Each notice where a case lived (its thread, or the channel many cases share), a thread's at most once.
       const threads = new Set(rows.flatMap((r) => (r.thread ? [r.thread] : [])));
