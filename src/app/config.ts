@@ -2,7 +2,7 @@
 // instead of a silent misbehaviour. `.env.example` lists every variable.
 import { z } from 'zod';
 import { parseAdaptive, type AdaptiveSetting } from '../learn/index.ts';
-import type { Lang } from '../i18n/messages.ts';
+import { LANGS, type Lang } from '../i18n/messages.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../ops/log-settings.ts';
 import type { DiscordConfig } from '../adapters/discord/bot.ts';
 import type { SlackConfig } from '../adapters/slack/bot.ts';
@@ -67,7 +67,7 @@ const Settings = z.object({
     .transform((s, ctx) => parseAdaptive(s) ?? (ctx.addIssue({ code: 'custom', message: 'COMFYOOM_ADAPTIVE must be off, suggest or on (unset: suggest until enough confirmed fixes, then on)' }), z.NEVER)),
 
   /** The language of every server and workspace whose admins chose none, when a user's words and locale do not tell; unset: English. */
-  COMFYOOM_LANGUAGE: z.enum(['en', 'zh'], { error: 'COMFYOOM_LANGUAGE must be en or zh (unset: English unless the user writes Chinese)' }).optional(),
+  COMFYOOM_LANGUAGE: z.enum(LANGS, { error: `COMFYOOM_LANGUAGE must be one of ${LANGS.join(', ')} (unset: the language each user writes in, else English)` }).optional(),
 
   /** The operations port (/healthz, /metrics); off when unset. */
   COMFYOOM_HTTP_PORT: z

@@ -8,13 +8,14 @@ import { resolve } from 'node:path';
 import { UserError } from './diagnose.ts';
 import type { Config } from '../app/config.ts';
 import { storeProblem } from '../store/errors.ts';
+import { isLang, LANGS } from '../i18n/messages.ts';
 import { openKb } from '../kb/cache.ts';
 import { kbDir as configuredKbDir } from '../kb/dir.ts';
 
 const HELP = `comfyoom — troubleshoot ComfyUI out-of-memory errors
 
 Usage:
-  comfyoom diagnose [FILE...] [--json] [--lang en|zh]  diagnose pastes or screenshots, each apart (stdin when no FILE)
+  comfyoom diagnose [FILE...] [--json] [--lang L]      diagnose pastes or screenshots, each apart (stdin when no FILE)
   comfyoom diagnose --batch FILE.jsonl                 one JSON line per {"id","text"} or {"id","file"} input line
       (what a diagnosis quotes from the paste is redacted like a stored paste; --raw shows it as it was)
   comfyoom kb lint [--with DRAFT]                      validate kb/ (file, field and reason per problem), with a draft moved in
@@ -27,13 +28,15 @@ Usage:
   comfyoom stats [--since 2w|30d] [--json] [--db PATH] which fixes work: top entries and their steps, one screen
         [--all]                                        every entry, step, learned order and week, with kb ids
         [--platform discord|slack|terminal] [--server ID]   only one platform's, or one server's or workspace's, cases
-        [--csv] [--chart FILE.png] [--lang en|zh]      every figure as CSV; the charts as a PNG; text and chart in --lang
+        [--csv] [--chart FILE.png] [--lang L]          every figure as CSV; the charts as a PNG; text and chart in --lang
   comfyoom order pin ENTRY STEP [--at N] [--by NAME] [--db PATH]   keep a step in its kb place (or place N) whatever outcomes say
   comfyoom order unpin ENTRY STEP [--db PATH]
   comfyoom relabel CASE ENTRY [--by NAME] [--db PATH]  a misdiagnosed case really was kb entry ENTRY: stats and learning
                                                        count it there (the newest such cases are listed in stats)
   comfyoom forget --user ID [--platform P] [--db PATH] delete one user's cases and events
   comfyoom --help
+
+  L, the language of what is shown: en, zh (Simplified Chinese), zh-Hant (Traditional), ja, ko
 
 Environment:
   COMFYOOM_DB          case database (default ./data/comfyoom.db)
@@ -117,7 +120,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
           allowPositionals: true,
           options: { json: { type: 'boolean' }, lang: { type: 'string' }, batch: { type: 'string' }, raw: { type: 'boolean' } },
         });
-        if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
+        if (values.lang !== undefined && !isLang(values.lang)) throw new UserError(`--lang must be one of ${LANGS.join(', ')}`);
         const [kb, { createClassifier }, { diagnoseFiles, runBatch }] = await Promise.all([openKb(kbDir), import('../classify/classify.ts'), import('./diagnose.ts')]);
         const classify = createClassifier(kb);
         if (values.batch !== undefined) {
@@ -136,7 +139,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
         if (!positionals.length && process.stdin.isTTY) {
           process.stderr.write('Paste the error or console log, then press Ctrl+D on a new line (Ctrl+Z, then Enter, on Windows). / 粘贴报错或控制台日志，然后在新的一行按 Ctrl+D（Windows 上按 Ctrl+Z 再回车）。\n');
         }
-        const failures = await diagnoseFiles(positionals, classify, kb, { json: values.json ?? false, lang: values.lang as 'en' | 'zh' | undefined, raw: values.raw ?? false }, out);
+        const failures = await diagnoseFiles(positionals, classify, kb, { json: values.json ?? false, ...(isLang(values.lang) ? { lang: values.lang } : {}), raw: values.raw ?? false }, out);
         return failures ? 1 : 0;
       }
       case 'start':
@@ -190,8 +193,8 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
             server: { type: 'string' },
           },
         });
-        if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh') throw new UserError('--lang must be en or zh');
-        const lang = values.lang === 'zh' ? 'zh' : 'en';
+        if (values.lang !== undefined && !isLang(values.lang)) throw new UserError(`--lang must be one of ${LANGS.join(', ')}`);
+        const lang = isLang(values.lang) ? values.lang : 'en';
         const scope = { ...(values.platform !== undefined ? { platform: values.platform } : {}), ...(values.server !== undefined ? { server: values.server } : {}) };
         const [{ loadConfig }, { openStore }, { parseSince }, { buildStats, kbNames, statsCsv }, { statsText }, kb] = await Promise.all([
           import('../app/config.ts'),

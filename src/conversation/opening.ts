@@ -13,9 +13,6 @@ import { isErrorShaped, type Reader } from './reader.ts';
 import { DRAFT_PREFIX, renderDiagnosisMessage, withShowButton, type Message } from './render.ts';
 import { C } from './strings.ts';
 
-/** Traditional-Chinese locales get Simplified Chinese, and are told so. */
-const TRADITIONAL = /^zh[-_](tw|hk|mo|hant)/i;
-
 /** Same error, same fingerprint: digits, hex and paths do not make an error new. */
 export function fingerprint(d: Diagnosis): string {
   const message = (d.facts.exception?.message ?? '')
@@ -85,7 +82,6 @@ export class Opening {
       return (await this.cases.state(created.existing))?.owner === origin.user ? this.answers.paste(created.existing, text, origin) : this.draft(origin, text, lang);
     }
     const diagnosis: Message = { ...withShowButton(renderDiagnosisMessage(c.diagnosis, c.plan, lang, { caseId, diagnosis: state.diagnosis ?? 0 }), lang), opens: true };
-    if (!origin.lang && lang === 'zh' && TRADITIONAL.test(origin.locale ?? '')) diagnosis.blocks.push({ kind: 'note', text: C.simplifiedNote.zh });
     return [diagnosis, ...(await this.cases.render(t.replies, state))];
   }
 

@@ -1,5 +1,6 @@
 // Who a message comes from and where, and the language the bot answers them in.
-import { detectLang, type Lang } from '../i18n/messages.ts';
+import { localeLang, wordsLang, writesEnglish, type Lang } from '../i18n/messages.ts';
+import { scriptLang } from '../i18n/words.ts';
 import type { Settings } from '../settings/settings.ts';
 
 export interface Origin {
@@ -26,11 +27,13 @@ export interface Origin {
   direct?: boolean;
 }
 
-/** The user's own words first, then their locale when it is a language the bot speaks, then `fallback`. */
-export function langFor(locale: string | undefined, text: string, fallback: Lang = 'en'): Lang {
-  const l = locale?.toLowerCase();
-  if (detectLang(text) === 'zh' || l?.startsWith('zh')) return 'zh';
-  return l?.startsWith('en') ? 'en' : fallback;
+/**
+ * The script of the user's own words first (not the log's), then their platform locale when it is
+ * a language the bot speaks, then English sentences of theirs, then `fallback` (the place's
+ * default), then the language the log's own messages are in, then English.
+ */
+export function langFor(locale: string | undefined, text: string, fallback?: Lang): Lang {
+  return wordsLang(text) ?? localeLang(locale) ?? (writesEnglish(text) ? 'en' : undefined) ?? fallback ?? scriptLang(text) ?? 'en';
 }
 export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text, origin.placeLang ?? undefined);
 

@@ -33,7 +33,7 @@ interface QuestionRule<Q extends Question> {
 /** Backends that show the platform even when the log names no GPU. */
 const PLATFORM_BACKENDS: ReadonlySet<string> = new Set(['rocm', 'zluda', 'directml', 'mps', 'xpu']);
 
-const DONT_KNOW = ["don't know", 'dont know', 'don’t know', 'idk', 'not sure', 'no idea', 'unknown', '不知道', '不清楚', '不确定'];
+const DONT_KNOW = ["don't know", 'dont know', 'don’t know', 'idk', 'not sure', 'no idea', 'unknown', '不知道', '不清楚', '不确定', '不確定', 'わからない', '分からない', 'わかりません', '分かりません', '모르겠', '모름'];
 
 export const QUESTIONS: Readonly<{ [Q in Question]: QuestionRule<Q> }> = {
   vendor: {
@@ -41,7 +41,7 @@ export const QUESTIONS: Readonly<{ [Q in Question]: QuestionRule<Q> }> = {
     // nearly always shows the platform too, and asking every NVIDIA user would tire them.
     open: (f) => f.oom === 'cuda' && f.gpuVendor === undefined && !PLATFORM_BACKENDS.has(f.backend ?? '') && f.stage === undefined && f.node === undefined,
     choices: [
-      { choice: 'nvidia', code: 'vn', facts: { gpuVendor: 'nvidia' }, words: ['nvidia', 'geforce', 'rtx', 'gtx', '英伟达', 'n卡'] },
+      { choice: 'nvidia', code: 'vn', facts: { gpuVendor: 'nvidia' }, words: ['nvidia', 'geforce', 'rtx', 'gtx', '英伟达', '輝達', 'n卡'] },
       { choice: 'amd', code: 'va', facts: { gpuVendor: 'amd' }, words: ['amd', 'radeon', 'rocm', 'zluda', 'a卡'] },
       { choice: 'unknown', code: 'vu', facts: {}, words: DONT_KNOW },
     ],
@@ -49,10 +49,10 @@ export const QUESTIONS: Readonly<{ [Q in Question]: QuestionRule<Q> }> = {
   stage: {
     open: (f) => f.oom === 'cuda' && f.stage === undefined && f.node === undefined,
     choices: [
-      { choice: 'sampling', code: 'ss', facts: { stage: 'sampling' }, stages: ['sampling'], words: ['sampler', 'sampling', '采样'] },
-      { choice: 'vae', code: 'sv', facts: { stage: 'vae_decode' }, stages: ['vae_decode', 'vae_encode'], words: ['vae', '解码', '编码'] },
-      { choice: 'loader', code: 'sl', facts: { stage: 'model_load' }, stages: ['model_load', 'text_encoder'], words: ['loader', 'checkpoint', 'unet', 'clip', '加载'] },
-      { choice: 'other', code: 'so', facts: { stage: 'other' }, stages: ['upscale', 'detector', 'training', 'other'], words: ['upscaler', 'upscale', 'detailer', 'other', '放大', '其他'] },
+      { choice: 'sampling', code: 'ss', facts: { stage: 'sampling' }, stages: ['sampling'], words: ['sampler', 'sampling', '采样', '採樣', 'サンプラー', 'サンプリング', '샘플러', '샘플링'] },
+      { choice: 'vae', code: 'sv', facts: { stage: 'vae_decode' }, stages: ['vae_decode', 'vae_encode'], words: ['vae', '解码', '编码', '解碼', '編碼', 'デコード', 'エンコード', '디코딩', '디코드', '인코딩'] },
+      { choice: 'loader', code: 'sl', facts: { stage: 'model_load' }, stages: ['model_load', 'text_encoder'], words: ['loader', 'checkpoint', 'unet', 'clip', '加载', '載入', 'ローダー', '読み込み', '로더', '로딩'] },
+      { choice: 'other', code: 'so', facts: { stage: 'other' }, stages: ['upscale', 'detector', 'training', 'other'], words: ['upscaler', 'upscale', 'detailer', 'other', '放大', '其他', 'アップスケール', 'その他', '업스케일', '기타'] },
       { choice: 'unknown', code: 'su', facts: {}, words: DONT_KNOW },
     ],
   },
@@ -91,7 +91,7 @@ export function nextQuestion(facts: Facts, answered: readonly Question[], judge:
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Latin words must stand alone ("amd" is not in "command"); Chinese ones have no spaces to stand between. */
+/** Latin words must stand alone ("amd" is not in "command"); Chinese, Japanese and Korean ones are found inside others. */
 const mentions = (text: string, word: string) =>
   /^[\x20-\x7e’]+$/.test(word) ? new RegExp(`(?:^|[^a-z0-9])${escape(word)}(?:$|[^a-z0-9])`, 'i').test(text) : text.toLowerCase().includes(word);
 

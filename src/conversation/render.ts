@@ -3,7 +3,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import { wording } from '../classify/wording.ts';
 import type { Kb } from '../kb/load.ts';
-import { labelled, listed, M, t, type Lang } from '../i18n/messages.ts';
+import { aside, labelled, listed, M, t, type Lang } from '../i18n/messages.ts';
 import { describeFacts, otherAppNote } from '../render/diagnosis-text.ts';
 import { UP_FRONT, type Plan, type PlannedStep } from '../plan/plan.ts';
 import { POLICY, type StepsRecord } from '../learn/index.ts';
@@ -194,7 +194,7 @@ function triedLines(kb: Kb, tried: Tried[], lang: Lang): string {
     .map((x) => {
       const title = kb.steps.get(x.step) ? t(kb.steps.get(x.step)!.title, lang) : x.step;
       const reason = x.reason ? t(C.reasons[x.reason], lang) : undefined;
-      const answer = t(C.answers[x.answer], lang) + (reason ? (lang === 'zh' ? `（${reason}）` : ` (${reason})`) : '');
+      const answer = t(C.answers[x.answer], lang) + (reason ? aside(reason, lang) : '');
       return `- ${labelled(title, answer, lang)}`;
     })
     .join('\n');

@@ -5,16 +5,10 @@
 import RE2 from 're2';
 import type { ReplyIntent, ReplyRule } from '../kb/schema.ts';
 import type { Action, CaseState, Reason } from './machine.ts';
+import { LOG_LINE } from '../i18n/words.ts';
 
 /** Longer than any reply: a message this long is a paste, whatever its words. */
 const REPLY_MAX = 300;
-
-/**
- * Lines only console output has: a traceback and its frames, an exception or warning line, a
- * timestamp, ComfyUI's own lines, a prompt or a path at the start, PyTorch's allocation report.
- */
-const LOG_LINE =
-  /^(?:Traceback \(most recent call last\)|File "|at [\w.<$]|[\w.]*(?:Error|Exception|Warning|Interrupt):|!!!|\[?\d{4}-\d\d-\d\d|\[?\d\d:\d\d:\d\d|Requested to load|loaded (?:completely|partially)|got prompt|Prompt executed|model weight dtype|Total VRAM|Set vram state|Device: |pytorch version|ComfyUI version|Error occurred when executing|Exception (?:Type|Message)|Node (?:Type|ID)|[A-Za-z]:\\|~?\/[\w.-]+\/|\$ |>>> |\w+@[\w.-]+:)|Tried to allocate \d|^(?:Killed|Segmentation fault|Aborted \(core dumped\)|Press any key|请按任意键)/;
 
 /** Whether text reads as a person's few words rather than console output. */
 export function isSentence(text: string): boolean {

@@ -146,7 +146,7 @@ export function loadKb(dir: string = DEFAULT_KB_DIR): Kb {
   const factNames = new Set<string>(FACT_NAMES);
   for (const { file, value } of steps) {
     value.do.forEach((v, i) =>
-      (['en', 'zh'] as const).forEach((lang) => {
+      (Object.keys(v.text) as (keyof typeof v.text)[]).forEach((lang) => {
         for (const m of v.text[lang].matchAll(/\{(\w{1,40})\}/g)) {
           if (!factNames.has(m[1]!)) problems.push({ file: rel(file), field: `do.${i}.text.${lang}`, reason: `{${m[1]}} is not a fact name` });
         }

@@ -3,9 +3,10 @@
 import { z } from 'zod';
 
 /**
- * YAML folds a long text's lines with spaces, right for English and wrong for Chinese: no space
- * goes after full-width punctuation, before an opening one, or between two Han characters. Spaces
- * around Latin words and code stay.
+ * YAML folds a long text's lines with spaces, right for English and Korean and wrong for Chinese:
+ * no space goes after full-width punctuation, before an opening one, or between two Han
+ * characters. Spaces around Latin words and code stay. Japanese keeps the spaces it is written
+ * with (Windows' own "ページング ファイル" has one), so its texts are not folded.
  */
 export const joinChinese = (text: string) =>
   text
@@ -13,10 +14,14 @@ export const joinChinese = (text: string) =>
     .replace(/[ \t\n]+(?=[（「“『《，。：；！？）」”』、》])/gu, '')
     .replace(/(\p{sc=Han})[ \t\n]+(?=\p{sc=Han})/gu, '$1');
 
-/** Every user-facing string exists in English and Simplified Chinese. */
+const said = z.string().trim().min(1);
+/** Every user-facing string exists in English, Simplified and Traditional Chinese, Japanese and Korean (i18n/messages.ts's LANGS). */
 export const Text = z.strictObject({
-  en: z.string().trim().min(1),
-  zh: z.string().trim().min(1).transform(joinChinese),
+  en: said,
+  zh: said.transform(joinChinese),
+  'zh-Hant': said.transform(joinChinese),
+  ja: said,
+  ko: said,
 });
 export type Text = z.infer<typeof Text>;
 

@@ -92,10 +92,10 @@ export function draftFor(src: DraftSource): Draft {
     entry: {
       id,
       category: src.category as Entry['category'],
-      title: { en: `DRAFT: ${src.exceptionType ?? 'Error'}: ${src.message.slice(0, 80)}`, zh: `草稿：${src.exceptionType ?? '错误'}：${src.message.slice(0, 80)}` },
+      title: { en: `DRAFT: ${src.exceptionType ?? 'Error'}: ${src.message.slice(0, 80)}`, zh: `草稿：${src.exceptionType ?? '错误'}：${src.message.slice(0, 80)}`, ja: `下書き：${src.exceptionType ?? 'エラー'}：${src.message.slice(0, 80)}`, ko: `초안: ${src.exceptionType ?? '오류'}: ${src.message.slice(0, 80)}`, 'zh-Hant': `草稿：${src.exceptionType ?? '錯誤'}：${src.message.slice(0, 80)}` },
       cause: {
         en: 'DRAFT: say what this error means and why it happens, for someone who just saw it.',
-        zh: '草稿：说明这个错误是什么意思、为什么会出现，写给刚遇到它的人。',
+        zh: '草稿：说明这个错误是什么意思、为什么会出现，写给刚遇到它的人。', ja: '下書き：このエラーを初めて見た人に向けて、エラーの意味と起きる理由を説明してください。', ko: '초안: 이 오류를 방금 본 사람을 위해, 오류가 무슨 뜻이고 왜 생기는지 설명하세요.', 'zh-Hant': '草稿：說明這個錯誤是什麼意思、為什麼會出現，寫給剛遇到它的人。',
       },
       match: { fact: 'primarySignature', is: sigId },
       priority: 0,

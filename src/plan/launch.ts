@@ -5,6 +5,7 @@ import { compareVersions } from '../classify/conditions.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import type { Kb } from '../kb/load.ts';
 import type { Flag, LaunchChange, Script, Text } from '../kb/schema.ts';
+import { inEvery, listed } from '../i18n/messages.ts';
 import { format, P } from './strings.ts';
 
 /** One way to apply a step, for one kind of install. */
@@ -80,13 +81,13 @@ export function editArgs(args: string[], change: LaunchChange, flags: ReadonlyMa
 
 const code = (flags: string[]) => flags.map((f) => `\`${f}\``).join(' ');
 
-/** "add `--reserve-vram 2` at the end; take `--highvram` off", in both languages. */
+/** "add `--reserve-vram 2` at the end; take `--highvram` off", in every language. */
 function describe(change: LaunchChange, posix = false): Text {
   const parts: Text[] = [];
   if (change.add.length) parts.push(format(P.how.addAtEnd, { flags: `\`${change.add.join(' ')}\`` }));
   if (change.remove.length) parts.push(format(P.how.remove, { flags: code(change.remove) }));
   if (change.env) parts.push(posix ? P.how.envInFront : P.how.envAbove);
-  return { en: parts.map((p) => p.en).join('; '), zh: parts.map((p) => p.zh).join('；') };
+  return inEvery((lang) => listed(parts.map((p) => p[lang]), lang));
 }
 
 /** A .bat or a console line: `set` goes on its own line above; a shell takes it in front. */

@@ -7,6 +7,7 @@ import type { Entry, Flag, LaunchChange, Since, Step, Text } from '../kb/schema.
 import { compareVersions, evaluate } from '../classify/conditions.ts';
 import type { Facts } from '../classify/facts/types.ts';
 import { renderCommand, renderLaunch, type Snippet } from './launch.ts';
+import { inEvery } from '../i18n/messages.ts';
 import { format, monthText, P } from './strings.ts';
 
 export type { Snippet } from './launch.ts';
@@ -89,7 +90,7 @@ function needsNote(flag: Flag & { since: Since }): Text {
   const first = flag.since.version
     ? format(P.needs.version, { flag: `\`${flag.flag}\``, version: flag.since.version, month })
     : format(P.needs.month, { flag: `\`${flag.flag}\``, month });
-  return { en: `${first.en} ${P.needs.older.en}`, zh: `${first.zh}${P.needs.older.zh}` };
+  return { en: `${first.en} ${P.needs.older.en}`, zh: `${first.zh}${P.needs.older.zh}`, ja: `${first.ja}${P.needs.older.ja}`, ko: `${first.ko} ${P.needs.older.ko}`, 'zh-Hant': `${first['zh-Hant']}${P.needs.older['zh-Hant']}` };
 }
 
 /** What the catalogue knows of a flag argparse refused: which builds have it, or that none do. */
@@ -100,7 +101,7 @@ function refusedNote(name: string, facts: Facts, flags: ReadonlyMap<string, Flag
   if (flag.status === 'never') return format(P.refused.never, values);
   if (flag.status === 'removed') return format(P.refused.removed, { ...values, month: flag.until ? monthText(flag.until.month) : '' });
   if (!flag.since) return format(P.refused.present, values);
-  const yours = facts.comfyuiVersion ? format(P.refused.yours, { version: facts.comfyuiVersion }) : { en: '', zh: '' };
+  const yours = facts.comfyuiVersion ? format(P.refused.yours, { version: facts.comfyuiVersion }) : inEvery(() => '');
   const month = monthText(flag.since.month);
   return flag.since.version
     ? format(P.refused.newerVersion, { ...values, version: flag.since.version, month, yours })
@@ -187,7 +188,7 @@ export function planSteps(entry: Entry, read: Facts, kb: PlanKb, order: readonly
       id,
       title: step.title,
       why: step.why,
-      text: { en: fill(variant.text.en, facts), zh: fill(variant.text.zh, facts) },
+      text: inEvery((lang) => fill(variant.text[lang], facts)),
       snippets: [...(variant.launch ? renderLaunch(withFacts(variant.launch, facts), facts, kb, kept) : []), ...renderCommand(variant, facts)],
       notes,
       verify: variant.verify ?? step.verify,

@@ -2,7 +2,7 @@
 import type { Diagnosis } from '../classify/classify.ts';
 import { wording } from '../classify/wording.ts';
 import type { Facts } from '../classify/facts/types.ts';
-import { heading, labelled, M, t, type Lang } from '../i18n/messages.ts';
+import { aside, FULL_WIDTH, heading, labelled, M, t, type Lang } from '../i18n/messages.ts';
 import { UP_FRONT, type Plan, type SkippedStep } from '../plan/plan.ts';
 import { P } from '../plan/strings.ts';
 import type { Text } from '../kb/schema.ts';
@@ -13,7 +13,7 @@ export const SKIP_REASON: Record<SkippedStep['reason'], Text> = {
   'needs-newer-build': P.skippedNeedsNewer,
 };
 
-/** Proper names, the same in both languages. */
+/** Proper names, the same in every language. */
 const OS_NAME: Record<NonNullable<Facts['os']>, string> = { windows: 'Windows', linux: 'Linux', macos: 'macOS' };
 const BACKEND_NAME: Record<NonNullable<Facts['backend']>, string> = { cuda: 'CUDA', rocm: 'ROCm', zluda: 'ZLUDA', mps: 'MPS (Apple)', directml: 'DirectML', xpu: 'XPU (Intel)', cpu: 'CPU' };
 const ATTENTION_NAME: Record<NonNullable<Facts['attention']>, string> = { sage: 'SageAttention', flash: 'FlashAttention', xformers: 'xformers', pytorch: 'PyTorch (SDPA)', split: 'split', quad: 'sub-quadratic' };
@@ -82,7 +82,7 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
     plan.steps.forEach((s, i) => {
       if (i === UP_FRONT) out.push('', heading(t(M.moreIdeas, lang), lang));
       const effort = labelled(t(M.effort, lang), t(M.effortLevel[s.effort], lang), lang);
-      out.push('', `${i + 1}. ${t(s.title, lang)}${lang === 'zh' ? `（${effort}）` : `  (${effort})`}`);
+      out.push('', `${i + 1}. ${t(s.title, lang)}${FULL_WIDTH.has(lang) ? aside(effort, lang) : ` ${aside(effort, lang)}`}`);
       out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
       for (const n of s.notes) out.push(`   ! ${t(n, lang)}`);
       for (const snippet of s.snippets) {

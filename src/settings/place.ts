@@ -1,7 +1,7 @@
 // What a Discord server's or Slack workspace's admins set for the bot there, over the bot's own
 // defaults (its environment). Pure: what is stored, what holds, and what a change makes of it.
 import { z } from 'zod';
-import type { Lang } from '../i18n/messages.ts';
+import { LANGS, type Lang } from '../i18n/messages.ts';
 
 /** Channel lists are short in practice; the caps keep one place from growing a row without end. */
 const MAX_CHANNELS = 100;
@@ -13,7 +13,7 @@ export const StoredSettings = z
     helpers: id.nullable().optional(),
     watch: z.array(id).max(MAX_CHANNELS).optional(),
     digest: id.nullable().optional(),
-    language: z.enum(['en', 'zh']).nullable().optional(),
+    language: z.enum(LANGS).nullable().optional(),
     optOut: z.array(id).max(MAX_CHANNELS).optional(),
   })
   .strict();

@@ -1,7 +1,8 @@
 // The stats as one PNG, for moderators who would rather look than read: cases per week by outcome,
 // and per entry a funnel of its steps (offered, tried, fixed). Chart.js draws each chart on a
-// server-side canvas (@napi-rs/canvas, no browser); the font is Noto Sans SC, installed with the
-// project, so Chinese step titles render without any system font and nothing is downloaded.
+// server-side canvas (@napi-rs/canvas, no browser); the fonts are Noto Sans SC and KR, installed
+// with the project, so Chinese, Japanese and Korean step titles render without any system font and
+// nothing is downloaded.
 import { createRequire } from 'node:module';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,35 +38,40 @@ const FUNNEL = [
 ] as const;
 
 const T = {
-  title: { en: 'ComfyOOM stats', zh: 'ComfyOOM 统计' },
-  server: { en: 'server {server}', zh: '服务器 {server}' },
-  period: { en: '{from} → {until}', zh: '{from} → {until}' },
-  allTime: { en: 'all cases to {until}', zh: '截至 {until} 的全部问题' },
+  title: { en: 'ComfyOOM stats', zh: 'ComfyOOM 统计', ja: 'ComfyOOM の統計', ko: 'ComfyOOM 통계', 'zh-Hant': 'ComfyOOM 統計' },
+  server: { en: 'server {server}', zh: '服务器 {server}', ja: 'サーバー {server}', ko: '서버 {server}', 'zh-Hant': '伺服器 {server}' },
+  period: { en: '{from} → {until}', zh: '{from} → {until}', ja: '{from} → {until}', ko: '{from} → {until}', 'zh-Hant': '{from} → {until}' },
+  allTime: { en: 'all cases to {until}', zh: '截至 {until} 的全部问题', ja: '{until} までのすべてのケース', ko: '{until}까지의 모든 케이스', 'zh-Hant': '截至 {until} 的全部問題' },
   subtitle: {
     en: '{cases} cases · each step offered / tried / fixed, for the top {shown} of {entries} entries (most cases first)',
-    zh: '{cases} 个问题 · 各步骤 提供 / 尝试 / 解决，显示问题最多的前 {shown} 个条目（共 {entries} 个）',
+    zh: '{cases} 个问题 · 各步骤 提供 / 尝试 / 解决，显示问题最多的前 {shown} 个条目（共 {entries} 个）', ja: 'ケース {cases} 件 · 各ステップの提示 / 試行 / 解決（{entries} 項目のうち、ケースの多い上位 {shown} 項目）', ko: '케이스 {cases}개 · 단계별 제안 / 시도 / 해결, 항목 {entries}개 중 상위 {shown}개 (케이스 많은 순)', 'zh-Hant': '{cases} 個問題 · 各步驟 提供 / 嘗試 / 解決，顯示問題最多的前 {shown} 個條目（共 {entries} 個）',
   },
-  weeks: { en: 'Cases per week, by outcome', zh: '每周问题数（按结果）' },
-  offered: { en: 'offered', zh: '提供' },
-  tried: { en: 'tried', zh: '尝试' },
-  fixed: { en: 'fixed (confirmed)', zh: '解决（已确认）' },
-  none: { en: 'No cases in this period.', zh: '这段时间没有问题记录。' },
+  weeks: { en: 'Cases per week, by outcome', zh: '每周问题数（按结果）', ja: '週ごとのケース数（結果別）', ko: '주별 케이스 수 (결과별)', 'zh-Hant': '每週問題數（按結果）' },
+  offered: { en: 'offered', zh: '提供', ja: '提示', ko: '제안', 'zh-Hant': '提供' },
+  tried: { en: 'tried', zh: '尝试', ja: '試行', ko: '시도', 'zh-Hant': '嘗試' },
+  fixed: { en: 'fixed (confirmed)', zh: '解决（已确认）', ja: '解決（確認済み）', ko: '해결 (확인됨)', 'zh-Hant': '解決（已確認）' },
+  none: { en: 'No cases in this period.', zh: '这段时间没有问题记录。', ja: 'この期間のケースはありません。', ko: '이 기간에는 케이스가 없어요.', 'zh-Hant': '這段時間沒有問題記錄。' },
   outcomes: {
-    resolvedConfirmed: { en: 'fixed (confirmed)', zh: '解决（已确认）' },
-    resolvedAssumed: { en: 'fixed (assumed)', zh: '解决（推断）' },
-    escalated: { en: 'handed to helpers', zh: '转交人工' },
-    abandoned: { en: 'abandoned', zh: '无回复' },
-    cancelled: { en: 'stopped', zh: '已结束' },
-    open: { en: 'open', zh: '进行中' },
+    resolvedConfirmed: { en: 'fixed (confirmed)', zh: '解决（已确认）', ja: '解決（確認済み）', ko: '해결 (확인됨)', 'zh-Hant': '解決（已確認）' },
+    resolvedAssumed: { en: 'fixed (assumed)', zh: '解决（推断）', ja: '解決（推定）', ko: '해결 (추정)', 'zh-Hant': '解決（推斷）' },
+    escalated: { en: 'handed to helpers', zh: '转交人工', ja: 'ヘルパーに引き継ぎ', ko: '도우미에게 인계', 'zh-Hant': '轉交人工' },
+    abandoned: { en: 'abandoned', zh: '无回复', ja: '応答なし', ko: '응답 없음', 'zh-Hant': '無回覆' },
+    cancelled: { en: 'stopped', zh: '已结束', ja: '終了', ko: '중단', 'zh-Hant': '已結束' },
+    open: { en: 'open', zh: '进行中', ja: '進行中', ko: '진행 중', 'zh-Hant': '進行中' },
   } satisfies Record<Outcome, Record<Lang, string>>,
 };
 
 let fontsLoaded = false;
-/** Registers every slice of the bundled font under one family: Skia falls back across them glyph by glyph. */
+/**
+ * Registers every slice of the bundled fonts under one family: Skia falls back across them glyph
+ * by glyph. Noto Sans SC draws Latin, Chinese (both scripts) and kana; Noto Sans KR the hangul it lacks.
+ */
 function loadFonts(): void {
   if (fontsLoaded) return;
-  const files = join(dirname(createRequire(import.meta.url).resolve('@fontsource-variable/noto-sans-sc/package.json')), 'files');
-  for (const f of readdirSync(files).filter((n) => n.endsWith('.woff2'))) GlobalFonts.registerFromPath(join(files, f), FONT);
+  for (const pkg of ['@fontsource-variable/noto-sans-sc', '@fontsource-variable/noto-sans-kr']) {
+    const files = join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), 'files');
+    for (const f of readdirSync(files).filter((n) => n.endsWith('.woff2'))) GlobalFonts.registerFromPath(join(files, f), FONT);
+  }
   fontsLoaded = true;
 }
 

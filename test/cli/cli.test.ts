@@ -115,7 +115,7 @@ describe('comfyoom CLI', () => {
     const bad = run(['diagnose', file('shot.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]))]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/binary file/);
-    expect(run(['diagnose', '--lang', 'fr', '-'], 'x').stderr).toMatch(/--lang must be en or zh/);
+    expect(run(['diagnose', '--lang', 'fr', '-'], 'x').stderr).toMatch(/--lang must be one of en, zh, zh-Hant, ja, ko/);
     expect(run(['diagnose', join(tmp, 'missing.txt')]).status).toBe(2);
   });
 

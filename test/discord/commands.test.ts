@@ -21,24 +21,28 @@ describe('command definitions', () => {
       ['language', ApplicationCommandOptionType.String, false],
     ]);
     expect(diagnose.options[0].max_length).toBe(6000);
-    expect(diagnose.options[2].choices.map((c: any) => c.value)).toEqual(['en', 'zh']);
+    expect(diagnose.options[2].choices.map((c: any) => c.value)).toEqual(['en', 'zh', 'zh-Hant', 'ja', 'ko']);
     expect(diagnose.description_localizations['zh-CN']).toMatch(/[\u4e00-\u9fff]/);
   });
 
-  it('localizes every command and option name and description for zh-CN', () => {
-    for (const c of commandDefinitions() as any[]) {
-      expect(c.name_localizations?.['zh-CN'], c.name).toBeTruthy();
-      if (c.type === ApplicationCommandType.ChatInput || c.type === undefined) expect(c.description_localizations?.['zh-CN'], c.name).toMatch(/[\u4e00-\u9fff]/);
-      // Subcommands and their groups hold options of their own, checked as deep as they go.
-      const check = (options: any[], path: string) => {
-        for (const o of options) {
-          expect(o.name_localizations?.['zh-CN'], `${path} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
-          expect(o.description_localizations?.['zh-CN'], `${path} ${o.name}`).toMatch(/[\u4e00-\u9fff]/);
-          for (const choice of o.choices ?? []) expect(choice.name_localizations?.['zh-CN'], choice.value).toMatch(/[\u4e00-\u9fff]/);
-          check(o.options ?? [], `${path} ${o.name}`);
-        }
-      };
-      check(c.options ?? [], c.name);
+  it('localizes every command and option name and description for zh-CN, zh-TW, ja and ko', () => {
+    const SCRIPT: Record<string, RegExp> = { 'zh-CN': /\p{sc=Han}/u, 'zh-TW': /\p{sc=Han}/u, ja: /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u, ko: /\p{sc=Hangul}/u };
+    for (const [locale, script] of Object.entries(SCRIPT)) {
+      for (const c of commandDefinitions() as any[]) {
+        expect(c.name_localizations?.[locale], `${locale} ${c.name}`).toBeTruthy();
+        if (c.type === ApplicationCommandType.ChatInput || c.type === undefined) expect(c.description_localizations?.[locale], `${locale} ${c.name}`).toMatch(script);
+        // Subcommands and their groups hold options of their own, checked as deep as they go.
+        const check = (options: any[], path: string) => {
+          for (const o of options) {
+            expect(o.name_localizations?.[locale], `${locale} ${path} ${o.name}`).toMatch(script);
+            expect(o.description_localizations?.[locale], `${locale} ${path} ${o.name}`).toMatch(script);
+            // A language is offered under its own name (日本語, 한국어) in every locale; the rest are localized.
+            for (const choice of o.choices ?? []) expect(choice.name_localizations?.[locale] ?? choice.name, `${locale} ${choice.value}`).toMatch(choice.name_localizations ? script : /[^\x00-\x7f]/);
+            check(o.options ?? [], `${path} ${o.name}`);
+          }
+        };
+        check(c.options ?? [], c.name);
+      }
     }
   });
 
@@ -73,7 +77,7 @@ describe('command definitions', () => {
     expect(stats).toMatchObject({ name: COMMAND.stats, default_member_permissions: String(PermissionFlagsBits.ManageMessages) });
     expect(stats.options).toEqual([
       expect.objectContaining({ name: 'since', type: ApplicationCommandOptionType.String }),
-      expect.objectContaining({ name: 'all', type: ApplicationCommandOptionType.Boolean, name_localizations: { 'zh-CN': '全部', 'zh-TW': '全部' }, description_localizations: expect.objectContaining({ 'zh-CN': expect.stringMatching(/所有条目/) }) }),
+      expect.objectContaining({ name: 'all', type: ApplicationCommandOptionType.Boolean, name_localizations: expect.objectContaining({ 'zh-CN': '全部', 'zh-TW': '全部' }), description_localizations: expect.objectContaining({ 'zh-CN': expect.stringMatching(/所有条目/) }) }),
     ]);
     expect(menu).toMatchObject({ name: 'Diagnose with ComfyOOM', type: ApplicationCommandType.Message });
     expect(menu.name.length).toBeLessThanOrEqual(32);

@@ -1,7 +1,7 @@
 // Issue 12 on Discord, a busy help channel's realities, end to end against the strict fake:
 // one case per conversation and per message whatever arrives twice, long pastes in watch mode,
 // scoped stats, no Message Content intent, the bot's managed role, retired buttons, closing the
-// loop on resolution, escalation pings, forget, DMs, Chinese for zh-TW.
+// loop on resolution, escalation pings, forget, DMs, Traditional Chinese for zh-TW.
 import Database from 'better-sqlite3';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -293,11 +293,12 @@ describe('smaller things (row 9)', () => {
     expect(h.fake.calls.slice(from).some(replyTo(chat.id))).toBe(false);
   });
 
-  it('answers zh-TW users in Chinese, saying it is Simplified', async () => {
+  it('answers zh-TW users in Traditional Chinese', async () => {
     h = await setup();
     const p = slash(h, { log: KSAMPLER, locale: 'zh-TW' });
     const reply = await h.fake.waitFor((c) => original(p)(c) && c.method === 'PATCH');
-    expect(textOf(reply)).toMatch(/简体中文/);
+    expect(textOf(reply)).toMatch(/記憶體/);
+    expect(textOf(reply)).not.toMatch(/[显内存这个们]/);
     expect(bodyOf(reply).embeds[0].title).toMatch(/[\u4e00-\u9fff]/);
   });
 

@@ -18,7 +18,8 @@ const OTHER = '1100000000000000090';
 const OTHER_HELP = '1100000000000000091';
 const ROLE_A = '1400000000000000011';
 const ROLE_ENV = '1400000000000000012';
-const OOM = onNvidia(sample('cf-0214').text);
+// A bare console log, with no words of its user's: the place's language decides.
+const OOM = onNvidia(sample('cf-0118').text);
 const replyTo = (id: string) => (c: Call) => c.method === 'POST' && c.body?.message_reference?.message_id === id;
 
 /** `/comfyoom-config <sub>` or `<group> <sub>`, with a channel, role or string option. */

@@ -49,7 +49,7 @@ describe('kb validation', () => {
     const dir = copyKb();
     writeFileSync(
       join(dir, 'entries', 'renamed.yaml'),
-      'id: other-name\ncategory: not_oom\ntitle: {en: x, zh: x}\ncause: {en: x, zh: x}\nmatch: {fact: oom, known: false}\nsteps: [no-such-step]\nsources: [{title: t, url: "https://example.com"}]\n',
+      'id: other-name\ncategory: not_oom\ntitle: {en: x, zh: x, zh-Hant: x, ja: x, ko: x}\ncause: {en: x, zh: x, zh-Hant: x, ja: x, ko: x}\nmatch: {fact: oom, known: false}\nsteps: [no-such-step]\nsources: [{title: t, url: "https://example.com"}]\n',
     );
     const problems = problemsOf(dir);
     expect(problems).toContainEqual({ file: 'kb/entries/renamed.yaml', field: 'steps.0', reason: 'no step "no-such-step" in kb/steps/' });

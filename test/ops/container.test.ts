@@ -52,7 +52,7 @@ describe('the Dockerfile', () => {
     for (const never of ['.env', 'node_modules', 'dist', 'data', 'test', 'comfyoom.db', 'kb/drafts']) expect(sent(never), never).toBe(false);
     // What the bot reads at run time comes with the npm packages: OCR data and the chart font.
     const deps = Object.keys((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies);
-    expect(deps).toEqual(expect.arrayContaining(['@tesseract.js-data/eng', '@tesseract.js-data/chi_sim', '@fontsource-variable/noto-sans-sc']));
+    expect(deps).toEqual(expect.arrayContaining(['@tesseract.js-data/eng', '@tesseract.js-data/chi_sim', '@fontsource-variable/noto-sans-sc', '@fontsource-variable/noto-sans-kr']));
   });
 
   it('runs the bot as a user other than root, its database in the volume, healthy by /healthz', () => {

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FLAG_MENTION, planSteps, type Plan } from '../../src/plan/plan.ts';
+import { LANGS } from '../../src/i18n/messages.ts';
+import { renderDiagnosis } from '../../src/render/diagnosis-text.ts';
 import { classify, kb } from '../helpers/kb.ts';
 
 const update = process.env.UPDATE_GOLDEN === '1';
@@ -102,6 +104,21 @@ describe('golden plans for each kind of install', () => {
     for (const f of c.never) expect(flags, `${name} must not name ${f}`).not.toContain(f);
     // Only the install the log shows: no other launch form, no stray .bat or shell line.
     expect([...labels(plan)].filter((l) => !/^Command$|^Windows portable \(in the|^Manual install \(in ComfyUI/.test(l)).sort()).toEqual([...c.forms].sort());
+  });
+
+  // The same plans as each language's user reads them (test/golden/plans/NAME.LANG.txt): a
+  // translation's change is a reviewable diff, and each keeps the English's commands to the letter.
+  it.each(cases.flatMap((c) => LANGS.map((lang) => [c.name, lang] as const)))('%s in %s', (name, lang) => {
+    const d = classify(readFileSync(dir(`${name}.log`), 'utf8'));
+    const plan = planSteps(d.entry, d.facts, kb);
+    const text = renderDiagnosis(d, plan, lang) + '\n';
+    const path = dir(`${name}.${lang}.txt`);
+    if (update || !existsSync(path)) {
+      writeFileSync(path, text);
+      if (!update) throw new Error(`wrote missing golden file ${path}; review and commit it`);
+    }
+    expect(text).toBe(readFileSync(path, 'utf8'));
+    for (const line of code(plan).split('\n').filter(Boolean)) expect(text).toContain(line);
   });
 
   it('keeps the portable user’s whole .bat line, with the new flag at the end', () => {

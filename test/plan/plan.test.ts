@@ -128,7 +128,7 @@ describe('versions', () => {
 
   it('says which builds have it, and what older ones print, when the log shows no version', () => {
     const headroom = step({ dynamicVram: true }, 'dynamic-vram-headroom')!;
-    expect(headroom.notes).toEqual([
+    expect(headroom.notes.map(({ en, zh }) => ({ en, zh }))).toEqual([
       {
         en: '`--vram-headroom` needs ComfyUI 0.25.0 (June 2026) or later. If ComfyUI says `unrecognized arguments`, update ComfyUI or skip this.',
         zh: '`--vram-headroom` 需要 ComfyUI 0.25.0（2026 年 6 月）或更新的版本。如果 ComfyUI 提示 `unrecognized arguments`，请先更新 ComfyUI，或跳过这一步。',

@@ -10,7 +10,8 @@ import { ADMIN, ALICE, BOB, CHANNEL, TEAM, blockText, clickPayload, eventCallbac
 const OWNER = 'U0OWNER'; // a workspace admin by Slack's own account (users.info)
 const GROUP = 'S0GROUP';
 const MODS = 'C0MODS';
-const OOM = onNvidia(sample('cf-0214').text);
+// A bare console log, with no words of its user's: the place's language decides.
+const OOM = onNvidia(sample('cf-0118').text);
 
 let fake: FakeSlack;
 let bot: Bot;

@@ -111,7 +111,7 @@ describeStores('stats from the counters written with the events', ({ fresh }) =>
     expect(csv.some((l) => l.startsWith('unrecognized,unrecognized-error,,2026-03-02,abc123def456,cases,1'))).toBe(true);
   });
 
-  it('draws the chart as a PNG, labels in Chinese drawn with the bundled font (no boxes)', async () => {
+  it('draws the chart as a PNG, labels in Chinese, Japanese and Korean drawn with the bundled fonts (no boxes)', async () => {
     const s = await buildStats(db, {}, kb);
     const png = statsChart(s, 'zh', kbNames(kb, 'zh'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -126,7 +126,8 @@ describeStores('stats from the counters written with the events', ({ fresh }) =>
       ctx.fillText(text, 5, 45);
       return ctx.getImageData(0, 0, 60, 60).data.filter((_, i) => i % 4 === 3 && _ > 0).length;
     };
-    expect(ink('解')).not.toBe(ink('\u{10FFFD}'));
+    for (const lang of ['zh-Hant', 'ja', 'ko'] as const) expect(statsChart(s, lang, kbNames(kb, lang)).subarray(1, 4).toString()).toBe('PNG');
+    for (const glyph of ['解', '這', 'あ', 'ア', '한']) expect(ink(glyph), glyph).not.toBe(ink('\u{10FFFD}'));
     expect(statsChart({ ...s, weeks: [], funnel: [] }, 'en').subarray(1, 4).toString()).toBe('PNG');
   });
 });
@@ -180,7 +181,7 @@ describeStores('comfyoom stats, kb draft and order', ({ fresh }) => {
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
     expect(r.stdout).toMatch(/^各条目的问题数/m);
     expect(run(['stats', '--csv']).stdout.split('\n')[0]).toBe('section,entry,step,week,fingerprint,measure,value');
-    expect(run(['stats', '--lang', 'fr']).stderr).toMatch(/--lang must be en or zh/);
+    expect(run(['stats', '--lang', 'fr']).stderr).toMatch(/--lang must be one of en, zh, zh-Hant, ja, ko/);
   });
 
   it('drafts a signature and entry from an unknown error that pass kb lint, with its redacted pastes as fixtures, in a folder the loader ignores', () => {

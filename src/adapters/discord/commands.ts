@@ -12,6 +12,7 @@ import {
   type RESTPostAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { COMMAND_TEXT as T } from './strings.ts';
+import type { Lang } from '../../i18n/messages.ts';
 
 export const COMMAND = {
   diagnose: 'comfyoom',
@@ -41,9 +42,16 @@ export const BOT_PERMISSIONS =
 /** Discord allows up to 6000 characters in a string option; longer logs go through the modal or a file. */
 export const LOG_OPTION_MAX = 6000;
 
-type Text = { en: string; zh: string };
-/** English, with the same text for zh-CN and zh-TW (the bot answers both in Simplified Chinese). */
-const zh = (t: Text) => ({ 'zh-CN': t.zh, 'zh-TW': t.zh });
+type Text = Record<Lang, string>;
+/** The other languages' texts, under the Discord locales that ask for them. */
+const localized = (t: Text) => ({ 'zh-CN': t.zh, 'zh-TW': t['zh-Hant'], ja: t.ja, ko: t.ko });
+/** The languages a user may choose besides English, each named in its own words (as language pickers do). */
+const OWN_NAMES = [
+  { name: '简体中文', value: 'zh' },
+  { name: '繁體中文', value: 'zh-Hant' },
+  { name: '日本語', value: 'ja' },
+  { name: '한국어', value: 'ko' },
+] as const;
 
 /** Servers, and the user's DM with the bot (the same flow, the case runs in the DM). */
 const everywhere = <B extends { setContexts(...c: InteractionContextType[]): B; setIntegrationTypes(...t: ApplicationIntegrationType[]): B }>(b: B) =>
@@ -55,47 +63,47 @@ const forModerators = (name: string, localName: Text, description: Text) =>
     .setContexts(InteractionContextType.Guild)
     .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
     .setName(name)
-    .setNameLocalizations(zh(localName))
+    .setNameLocalizations(localized(localName))
     .setDescription(description.en)
-    .setDescriptionLocalizations(zh(description))
+    .setDescriptionLocalizations(localized(description))
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageMessages);
 
 export function commandDefinitions(): RESTPostAPIApplicationCommandsJSONBody[] {
   const diagnose = everywhere(new SlashCommandBuilder())
     .setName(COMMAND.diagnose)
-    .setNameLocalizations(zh(T.diagnoseName))
+    .setNameLocalizations(localized(T.diagnoseName))
     .setDescription(T.diagnose.en)
-    .setDescriptionLocalizations(zh(T.diagnose))
-    .addStringOption((o) => o.setName('log').setNameLocalizations(zh(T.logName)).setDescription(T.log.en).setDescriptionLocalizations(zh(T.log)).setMaxLength(LOG_OPTION_MAX))
-    .addAttachmentOption((o) => o.setName('file').setNameLocalizations(zh(T.fileName)).setDescription(T.file.en).setDescriptionLocalizations(zh(T.file)))
+    .setDescriptionLocalizations(localized(T.diagnose))
+    .addStringOption((o) => o.setName('log').setNameLocalizations(localized(T.logName)).setDescription(T.log.en).setDescriptionLocalizations(localized(T.log)).setMaxLength(LOG_OPTION_MAX))
+    .addAttachmentOption((o) => o.setName('file').setNameLocalizations(localized(T.fileName)).setDescription(T.file.en).setDescriptionLocalizations(localized(T.file)))
     .addStringOption((o) =>
       o
         .setName('language')
-        .setNameLocalizations(zh(T.languageName))
+        .setNameLocalizations(localized(T.languageName))
         .setDescription(T.language.en)
-        .setDescriptionLocalizations(zh(T.language))
-        .addChoices({ name: 'English', value: 'en', name_localizations: zh(T.english) }, { name: '简体中文', value: 'zh', name_localizations: zh(T.chinese) }),
+        .setDescriptionLocalizations(localized(T.language))
+        .addChoices({ name: 'English', value: 'en', name_localizations: localized(T.english) }, ...OWN_NAMES),
     );
 
   // Stats read a server's cases, so they exist in servers only.
   const stats = forModerators(COMMAND.stats, T.statsName, T.stats)
-    .addStringOption((o) => o.setName('since').setNameLocalizations(zh(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(zh(T.since)).setMaxLength(10))
-    .addBooleanOption((o) => o.setName('all').setNameLocalizations(zh(T.allName)).setDescription(T.all.en).setDescriptionLocalizations(zh(T.all)));
+    .addStringOption((o) => o.setName('since').setNameLocalizations(localized(T.sinceName)).setDescription(T.since.en).setDescriptionLocalizations(localized(T.since)).setMaxLength(10))
+    .addBooleanOption((o) => o.setName('all').setNameLocalizations(localized(T.allName)).setDescription(T.all.en).setDescriptionLocalizations(localized(T.all)));
 
   const forget = everywhere(new SlashCommandBuilder())
     .setName(COMMAND.forget)
-    .setNameLocalizations(zh(T.forgetName))
+    .setNameLocalizations(localized(T.forgetName))
     .setDescription(T.forget.en)
-    .setDescriptionLocalizations(zh(T.forget));
+    .setDescriptionLocalizations(localized(T.forget));
 
   // A correction of a server's cases, by its moderators: in servers only, like stats.
   const relabel = forModerators(COMMAND.relabel, T.relabelName, T.relabel)
-    .addStringOption((o) => o.setName('case').setNameLocalizations(zh(T.caseName)).setDescription(T.caseOption.en).setDescriptionLocalizations(zh(T.caseOption)).setRequired(true).setMaxLength(40))
-    .addStringOption((o) => o.setName('entry').setNameLocalizations(zh(T.entryName)).setDescription(T.entryOption.en).setDescriptionLocalizations(zh(T.entryOption)).setRequired(true).setMaxLength(80));
+    .addStringOption((o) => o.setName('case').setNameLocalizations(localized(T.caseName)).setDescription(T.caseOption.en).setDescriptionLocalizations(localized(T.caseOption)).setRequired(true).setMaxLength(40))
+    .addStringOption((o) => o.setName('entry').setNameLocalizations(localized(T.entryName)).setDescription(T.entryOption.en).setDescriptionLocalizations(localized(T.entryOption)).setRequired(true).setMaxLength(80));
 
   const contextMenu = everywhere(new ContextMenuCommandBuilder())
     .setName(COMMAND.contextMenu)
-    .setNameLocalizations(zh(T.contextMenu))
+    .setNameLocalizations(localized(T.contextMenu))
     .setType(ApplicationCommandType.Message);
 
   return [diagnose.toJSON(), stats.toJSON(), forget.toJSON(), relabel.toJSON(), contextMenu.toJSON(), configCommand().toJSON()];
@@ -110,7 +118,7 @@ export const CONFIG = { show: 'show', helpers: 'helpers', watch: 'watch', optOut
 /** A server's settings, by its admins (Manage Server): in servers only. */
 function configCommand() {
   const named = <B extends { setName(n: string): B; setNameLocalizations(l: Record<string, string>): B; setDescription(d: string): B; setDescriptionLocalizations(l: Record<string, string>): B }>(b: B, name: Text, description: Text) =>
-    b.setName(name.en).setNameLocalizations(zh(name)).setDescription(description.en).setDescriptionLocalizations(zh(description));
+    b.setName(name.en).setNameLocalizations(localized(name)).setDescription(description.en).setDescriptionLocalizations(localized(description));
   const channelList = (name: Text, description: Text) => (g: SlashCommandSubcommandGroupBuilder) =>
     named(g, name, description)
       .addSubcommand((c) => named(c, T.addName, T.add).addChannelOption((o) => named(o, T.channelName, T.channel).addChannelTypes(...CHANNELS).setRequired(true)))
@@ -119,9 +127,9 @@ function configCommand() {
     .setContexts(InteractionContextType.Guild)
     .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
     .setName(COMMAND.config)
-    .setNameLocalizations(zh(T.configName))
+    .setNameLocalizations(localized(T.configName))
     .setDescription(T.config.en)
-    .setDescriptionLocalizations(zh(T.config))
+    .setDescriptionLocalizations(localized(T.config))
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
     .addSubcommand((c) => named(c, T.showName, T.show))
     .addSubcommand((c) => named(c, T.helpersName, T.helpers).addRoleOption((o) => named(o, T.roleName, T.role)))
@@ -132,17 +140,17 @@ function configCommand() {
       named(c, T.languageName, T.defaultLanguage).addStringOption((o) =>
         named(o, T.languageName, T.defaultLanguage)
           .setRequired(true)
-          .addChoices({ name: 'Automatic', value: 'auto', name_localizations: zh(T.auto) }, { name: 'English', value: 'en', name_localizations: zh(T.english) }, { name: '简体中文', value: 'zh', name_localizations: zh(T.chinese) }),
+          .addChoices({ name: 'Automatic', value: 'auto', name_localizations: localized(T.auto) }, { name: 'English', value: 'en', name_localizations: localized(T.english) }, ...OWN_NAMES),
       ),
     )
     .addSubcommand((c) =>
       named(c, T.resetName, T.reset).addStringOption((o) =>
         named(o, T.settingName, T.setting).addChoices(
-          { name: 'helpers', value: 'helpers', name_localizations: zh(T.helpersName) },
-          { name: 'watch', value: 'watch', name_localizations: zh(T.watchName) },
-          { name: 'opt-out', value: 'optOut', name_localizations: zh(T.optOutName) },
-          { name: 'digest', value: 'digest', name_localizations: zh(T.digestName) },
-          { name: 'language', value: 'language', name_localizations: zh(T.languageName) },
+          { name: 'helpers', value: 'helpers', name_localizations: localized(T.helpersName) },
+          { name: 'watch', value: 'watch', name_localizations: localized(T.watchName) },
+          { name: 'opt-out', value: 'optOut', name_localizations: localized(T.optOutName) },
+          { name: 'digest', value: 'digest', name_localizations: localized(T.digestName) },
+          { name: 'language', value: 'language', name_localizations: localized(T.languageName) },
         ),
       ),
     );

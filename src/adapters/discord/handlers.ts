@@ -33,7 +33,7 @@ import { langFor, type Engine, type Origin } from '../../conversation/engine.ts'
 import { DRAFT_PREFIX, FORGET_PREFIX, isStanding, parseButtonId, showButton, type Message } from '../../conversation/render.ts';
 import type { Attachment, Inbound } from '../../ingest/ingest.ts';
 import type { CaseRow } from '../../store/cases.ts';
-import type { Lang } from '../../i18n/messages.ts';
+import { isLang, type Lang } from '../../i18n/messages.ts';
 import { COMMAND, CONFIG } from './commands.ts';
 import { isWatched, type Change, type PlaceSettings, type SettingKey } from '../../settings/place.ts';
 import { settingsText, type Mentions } from '../../settings/text.ts';
@@ -71,7 +71,7 @@ const isPermissionError = (e: unknown) => e instanceof DiscordAPIError && (e.sta
 const ephemeral = (p: Payload) => ({ ...p, flags: MessageFlags.Ephemeral as const });
 
 /** The `language` option, when the user chose one, wins over both locale and paste. */
-const chosenLang = (language: string | null | undefined): Partial<Origin> => (language === 'zh' || language === 'en' ? { lang: language } : {});
+const chosenLang = (language: string | null | undefined): Partial<Origin> => (isLang(language) ? { lang: language } : {});
 
 export function wrapAttachment(a: Pick<DiscordAttachment, 'name' | 'contentType' | 'size' | 'url'>): Attachment {
   return {
@@ -217,7 +217,7 @@ export class Handlers {
 
   /** The modal's id carries the command's, so that one command opens one case however often its form is sent. */
   private modal(commandId: string, language: string | null, locale: string | undefined): ModalBuilder {
-    const lang = language === 'zh' || language === 'en' ? language : langFor(locale, '');
+    const lang = isLang(language) ? language : langFor(locale, '');
     const input = new TextInputBuilder()
       .setCustomId(MODAL_INPUT)
       .setStyle(TextInputStyle.Paragraph)
@@ -769,7 +769,7 @@ function configChange(i: ChatInputCommandInteraction): Change | undefined {
   if (sub === CONFIG.digest) return { kind: 'set', key: 'digest', value: i.options.getChannel('channel')?.id ?? null };
   if (sub === CONFIG.language) {
     const v = i.options.getString('language', true);
-    return { kind: 'set', key: 'language', value: v === 'en' || v === 'zh' ? v : null };
+    return { kind: 'set', key: 'language', value: isLang(v) ? v : null };
   }
   if (sub === CONFIG.reset) {
     const key = i.options.getString('setting') as SettingKey | null;

@@ -1,4 +1,6 @@
-// `/comfyoom config ...` as Slack sends it: channels as <#C…|name>, user groups as <!subteam^S…|@name>.
+// `/comfyoom config ...` as Slack sends it: channels as <#C…|name>, user groups as <!subteam^S…|@name>;
+// the words in English or in Chinese, Simplified or Traditional.
+import { LANGS } from '../../i18n/messages.ts';
 import type { Change, SettingKey } from '../../settings/place.ts';
 
 /** What the words ask: the settings shown, a change, or nothing understood (usage is shown). */
@@ -6,8 +8,8 @@ export type ConfigRequest = { show: true } | { change: Change } | undefined;
 
 const CHANNEL = /^<#([CG][A-Z0-9]+)(?:\|[^>]*)?>$|^([CG][A-Z0-9]{2,})$/;
 const GROUP = /^<!subteam\^(S[A-Z0-9]+)(?:\|[^>]*)?>$|^(S[A-Z0-9]{2,})$/;
-const OFF = /^(none|off|无|关闭)$/i;
-const KEYS: Record<string, SettingKey> = { helpers: 'helpers', watch: 'watch', 'opt-out': 'optOut', digest: 'digest', language: 'language', 帮手: 'helpers', 关注: 'watch', 静默: 'optOut', 周报: 'digest', 语言: 'language' };
+const OFF = /^(none|off|无|关闭|無|關閉)$/i;
+const KEYS: Record<string, SettingKey> = { helpers: 'helpers', watch: 'watch', 'opt-out': 'optOut', digest: 'digest', language: 'language', 帮手: 'helpers', 关注: 'watch', 静默: 'optOut', 周报: 'digest', 语言: 'language', 幫手: 'helpers', 關注: 'watch', 靜默: 'optOut', 週報: 'digest', 語言: 'language' };
 
 const idOf = (word: string | undefined, pattern: RegExp) => {
   const m = word ? pattern.exec(word) : null;
@@ -34,8 +36,8 @@ export function parseConfig(args: string): ConfigRequest {
   if (rest.length > 1) return undefined;
   const value = rest[0]!;
   if (key === 'language') {
-    const v = value.toLowerCase();
-    return v === 'en' || v === 'zh' ? { change: { kind: 'set', key, value: v } } : /^(auto|自动)$/i.test(v) ? { change: { kind: 'set', key, value: null } } : undefined;
+    const lang = LANGS.find((l) => l.toLowerCase() === value.toLowerCase());
+    return lang ? { change: { kind: 'set', key, value: lang } } : /^(auto|自动|自動)$/i.test(value) ? { change: { kind: 'set', key, value: null } } : undefined;
   }
   if (OFF.test(value)) return { change: { kind: 'set', key, value: null } };
   const id = idOf(value, key === 'helpers' ? GROUP : CHANNEL);
