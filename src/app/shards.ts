@@ -24,7 +24,7 @@ export const API_OPTION = 'discord-api';
 const IDENTIFY_WINDOW_MS = 5_000;
 /** How long a shard has to connect before its start counts as failed. */
 const READY_TIMEOUT_MS = 60_000;
-/** What a shard still stopping this long before the manager's own time to stop is up is killed by: an orchestrator would kill both then anyway. */
+/** A shard still stopping this long before the manager's own time to stop is up is killed: an orchestrator would kill both then anyway. */
 const SHARD_STOP_MARGIN_MS = 1_000;
 
 export interface ShardsOptions extends Omit<DiscordOptions, 'admit'> {

@@ -1,6 +1,5 @@
 // Who a message comes from and where, and the language the bot answers them in.
-import { localeLang, wordsLang, writesEnglish, type Lang } from '../i18n/messages.ts';
-import { scriptLang } from '../i18n/words.ts';
+import { langFor, type Lang } from '../i18n/messages.ts';
 import type { Settings } from '../settings/settings.ts';
 
 export interface Origin {
@@ -27,14 +26,8 @@ export interface Origin {
   direct?: boolean;
 }
 
-/**
- * The script of the user's own words first (not the log's), then their platform locale when it is
- * a language the bot speaks, then English sentences of theirs, then `fallback` (the place's
- * default), then the language the log's own messages are in, then English.
- */
-export function langFor(locale: string | undefined, text: string, fallback?: Lang): Lang {
-  return wordsLang(text) ?? localeLang(locale) ?? (writesEnglish(text) ? 'en' : undefined) ?? fallback ?? scriptLang(text) ?? 'en';
-}
+export { langFor };
+/** A user's language: the one they chose, else as their message, locale and place tell (langFor). */
 export const langOf = (origin: Origin, text: string): Lang => origin.lang ?? langFor(origin.locale, text, origin.placeLang ?? undefined);
 
 /** The origin with its place's default language, for the words and locale that do not tell; looked up once a request. */

@@ -1,6 +1,6 @@
 // Every fixed string the bot shows, in each language it speaks. Kb text carries its own translations.
 import type { Text } from '../kb/schema.ts';
-import { scriptLang, wordsLang, writesEnglish } from './words.ts';
+import { ownWords, scriptLang, wordsLang, writesEnglish } from './words.ts';
 
 /** English, Simplified Chinese, Traditional Chinese, Japanese, Korean. */
 export const LANGS = ['en', 'zh', 'zh-Hant', 'ja', 'ko'] as const;
@@ -24,8 +24,6 @@ export const aside = (remark: string, lang: Lang) => (FULL_WIDTH.has(lang) ? `�
 
 export { wordsLang, writesEnglish };
 
-/** The language of a message: its writer's words, else the script of its log, else English. */
-export const detectLang = (text: string): Lang => wordsLang(text) ?? (writesEnglish(text) ? 'en' : scriptLang(text)) ?? 'en';
 
 /** A platform's locale for a user or a server (Discord's zh-CN, zh-TW, ja, ko; Slack's ja-JP, zh-TW) as a language the bot speaks. */
 export function localeLang(locale: string | undefined): Lang | undefined {
@@ -37,6 +35,19 @@ export function localeLang(locale: string | undefined): Lang | undefined {
   if (l.startsWith('ko')) return 'ko';
   return l.startsWith('en') ? 'en' : undefined;
 }
+
+/**
+ * The language to answer a message in: the script of its writer's own words (not the log's), then
+ * their platform locale when it is a language the bot speaks, then English sentences of theirs,
+ * then `fallback` (the place's default), then the language the log's own messages are in, then English.
+ */
+export function langFor(locale: string | undefined, text: string, fallback?: Lang): Lang {
+  const words = ownWords(text);
+  return scriptLang(words) ?? localeLang(locale) ?? (writesEnglish(words) ? 'en' : undefined) ?? fallback ?? scriptLang(text) ?? 'en';
+}
+
+/** The language of a message with nothing else to go by (the command line). */
+export const detectLang = (text: string): Lang => langFor(undefined, text);
 
 export const M = {
   diagnosis: { en: 'Diagnosis', zh: '诊断', ja: '診断', ko: '진단', 'zh-Hant': '診斷' },

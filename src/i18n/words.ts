@@ -15,10 +15,10 @@ export const LOG_LINE =
 export const wordsLang = (text: string) => scriptLang(ownWords(text));
 
 /**
- * Whether a person's own words are English sentences: Latin letters alone do not tell (people
- * writing other languages type English error words), a question or the first person does.
+ * Whether words (a person's own, `ownWords`) are English sentences: Latin letters alone do not tell
+ * (people writing other languages type English error words), a question or the first person does.
  */
-export const writesEnglish = (text: string) => count(ownWords(text), ENGLISH) >= 2;
+export const writesEnglish = (words: string) => count(words, ENGLISH) >= 2;
 
 /** The lines of a message that a person wrote, not a console. */
 export const ownWords = (text: string) =>

@@ -82,7 +82,7 @@ export function renderDiagnosis(d: Diagnosis, plan: Plan, lang: Lang): string {
     plan.steps.forEach((s, i) => {
       if (i === UP_FRONT) out.push('', heading(t(M.moreIdeas, lang), lang));
       const effort = labelled(t(M.effort, lang), t(M.effortLevel[s.effort], lang), lang);
-      out.push('', `${i + 1}. ${t(s.title, lang)}${FULL_WIDTH.has(lang) ? aside(effort, lang) : ` ${aside(effort, lang)}`}`);
+      out.push('', `${i + 1}. ${t(s.title, lang)}${FULL_WIDTH.has(lang) ? '' : ' '}${aside(effort, lang)}`);
       out.push(`   ${t(s.text, lang).replace(/\n/g, '\n   ')}`);
       for (const n of s.notes) out.push(`   ! ${t(n, lang)}`);
       for (const snippet of s.snippets) {
